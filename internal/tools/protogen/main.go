@@ -1,0 +1,184 @@
+// Command protogen regenerates the Go code of the fixture and example .proto
+// files without protoc: it compiles them with rpckit's schema package and
+// feeds the request to protoc-gen-go and protoc-gen-go-grpc (go.mod tools).
+//
+//	go run ./internal/tools/protogen           # write the generated files
+//	go run ./internal/tools/protogen -check    # fail if any file would change
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/rpckit/rpckit/schema"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protodesc"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
+	"google.golang.org/protobuf/types/descriptorpb"
+	"google.golang.org/protobuf/types/pluginpb"
+)
+
+// roots are the directories whose .proto files are generated; each is also
+// the import path of the files beneath it.
+var roots = []string{"proto", "examples/ranking/proto"}
+
+const module = "github.com/rpckit/rpckit"
+
+var plugins = []string{"protoc-gen-go", "protoc-gen-go-grpc"}
+
+func main() {
+	check := flag.Bool("check", false, "report files that regeneration would change, write nothing")
+	flag.Parse()
+	if err := run(*check); err != nil {
+		fmt.Fprintln(os.Stderr, "protogen:", err)
+		os.Exit(1)
+	}
+}
+
+func run(check bool) error {
+	var files []*pluginpb.CodeGeneratorResponse_File
+	for _, root := range roots {
+		out, err := generateRoot(root)
+		if err != nil {
+			return err
+		}
+		files = append(files, out...)
+	}
+	if check {
+		return compare(files)
+	}
+	return write(files)
+}
+
+func generateRoot(root string) ([]*pluginpb.CodeGeneratorResponse_File, error) {
+	names, err := protoFiles(root)
+	if err != nil || len(names) == 0 {
+		return nil, err
+	}
+	reg, err := schema.CompileFiles(context.Background(), schema.CompileOptions{
+		Files: names, ImportPaths: []string{root},
+	})
+	if err != nil {
+		return nil, err
+	}
+	req := request(reg, names)
+	var out []*pluginpb.CodeGeneratorResponse_File
+	for _, p := range plugins {
+		files, err := runPlugin(p, req)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, files...)
+	}
+	return out, nil
+}
+
+func protoFiles(root string) ([]string, error) {
+	var names []string
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && strings.HasSuffix(path, ".proto") {
+			rel, _ := filepath.Rel(root, path)
+			names = append(names, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	return names, err
+}
+
+// request builds a CodeGeneratorRequest with every file in dependency order.
+func request(reg *protoregistry.Files, generate []string) *pluginpb.CodeGeneratorRequest {
+	req := &pluginpb.CodeGeneratorRequest{
+		FileToGenerate: generate,
+		Parameter:      proto.String("module=" + module),
+	}
+	seen := map[string]bool{}
+	var add func(fd protoreflect.FileDescriptor)
+	add = func(fd protoreflect.FileDescriptor) {
+		if seen[fd.Path()] {
+			return
+		}
+		seen[fd.Path()] = true
+		for i := range fd.Imports().Len() {
+			add(fd.Imports().Get(i).FileDescriptor)
+		}
+		req.ProtoFile = append(req.ProtoFile, protodesc.ToFileDescriptorProto(fd))
+	}
+	for _, name := range generate {
+		fd, _ := reg.FindFileByPath(name)
+		add(fd)
+	}
+	req.SourceFileDescriptors = sourceFiles(req.ProtoFile, generate)
+	return req
+}
+
+func sourceFiles(all []*descriptorpb.FileDescriptorProto, generate []string) []*descriptorpb.FileDescriptorProto {
+	var out []*descriptorpb.FileDescriptorProto
+	for _, f := range all {
+		if slices.Contains(generate, f.GetName()) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func runPlugin(name string, req *pluginpb.CodeGeneratorRequest) ([]*pluginpb.CodeGeneratorResponse_File, error) {
+	in, err := proto.Marshal(req)
+	if err != nil {
+		return nil, err
+	}
+	var stdout, stderr bytes.Buffer
+	cmd := exec.Command("go", "tool", name)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(in), &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("%s: %v: %s", name, err, stderr.Bytes())
+	}
+	var resp pluginpb.CodeGeneratorResponse
+	if err := proto.Unmarshal(stdout.Bytes(), &resp); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if resp.Error != nil {
+		return nil, fmt.Errorf("%s: %s", name, resp.GetError())
+	}
+	return resp.File, nil
+}
+
+func write(files []*pluginpb.CodeGeneratorResponse_File) error {
+	for _, f := range files {
+		if err := os.MkdirAll(filepath.Dir(f.GetName()), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(f.GetName(), []byte(f.GetContent()), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func compare(files []*pluginpb.CodeGeneratorResponse_File) error {
+	var stale []string
+	for _, f := range files {
+		old, err := os.ReadFile(f.GetName())
+		if err != nil || string(old) != f.GetContent() {
+			stale = append(stale, f.GetName())
+		}
+	}
+	if len(stale) > 0 {
+		return fmt.Errorf("generated code is stale, run 'go run ./internal/tools/protogen': %s", strings.Join(stale, ", "))
+	}
+	return nil
+}
