@@ -20,7 +20,6 @@ import (
 
 	"github.com/rpckit/rpckit/schema"
 	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protodesc"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
 	"google.golang.org/protobuf/types/descriptorpb"
@@ -106,22 +105,12 @@ func request(reg *protoregistry.Files, generate []string) *pluginpb.CodeGenerato
 		FileToGenerate: generate,
 		Parameter:      proto.String("module=" + module),
 	}
-	seen := map[string]bool{}
-	var add func(fd protoreflect.FileDescriptor)
-	add = func(fd protoreflect.FileDescriptor) {
-		if seen[fd.Path()] {
-			return
-		}
-		seen[fd.Path()] = true
-		for i := range fd.Imports().Len() {
-			add(fd.Imports().Get(i).FileDescriptor)
-		}
-		req.ProtoFile = append(req.ProtoFile, protodesc.ToFileDescriptorProto(fd))
-	}
+	var fds []protoreflect.FileDescriptor
 	for _, name := range generate {
 		fd, _ := reg.FindFileByPath(name)
-		add(fd)
+		fds = append(fds, fd)
 	}
+	req.ProtoFile = schema.Protoset(fds...).File
 	req.SourceFileDescriptors = sourceFiles(req.ProtoFile, generate)
 	return req
 }

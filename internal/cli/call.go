@@ -1,0 +1,311 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/rpckit/rpckit/invoke"
+	"github.com/rpckit/rpckit/schema"
+	"github.com/spf13/cobra"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+type callFlags struct {
+	conn    connFlags
+	schema  schemaFlags
+	json    jsonFlags
+	data    string
+	timeout time.Duration
+	verbose bool
+}
+
+func newCallCmd(stdio Stdio) *cobra.Command {
+	var f callFlags
+	cmd := &cobra.Command{
+		Use:   "call TARGET METHOD",
+		Short: "Call a method with JSON requests and print JSON responses",
+		Long: `Call METHOD (pkg.Service/Method or pkg.Service.Method) on TARGET. Requests are
+JSON: -d '{...}', -d @file, or -d @- for stdin. Client- and bidi-streaming
+calls read a sequence of JSON objects and send each as soon as it is complete,
+so messages can be typed one at a time; without -d they read stdin. Each
+response message is printed as one JSON document: indented on a terminal,
+one per line otherwise.
+
+` + exitCodesHelp,
+		Example: `  rpckit call --plaintext 127.0.0.1:50051 rpckit.ranking.v1.Ranking/Rank -d '{"userId":"u1"}'
+  rpckit call --protoset api.pb -H 'authorization: Bearer ${TOKEN}' api.example.com:443 pkg.Svc/Method -d @req.json`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 2 {
+				return usagef("want TARGET and METHOD, got %d arguments", len(args))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runCall(cmd, stdio, &f, args[0], args[1])
+		},
+	}
+	fs := cmd.Flags()
+	fs.StringVarP(&f.data, "data", "d", "", "request JSON, `@file`, or @- for stdin")
+	fs.DurationVar(&f.timeout, "timeout", 0, "deadline of the call, sent to the server (default none)")
+	fs.BoolVarP(&f.verbose, "verbose", "v", false, "print request metadata, response headers, trailers and timing to stderr")
+	f.conn.register(fs)
+	f.schema.register(fs)
+	f.json.register(fs)
+	return cmd
+}
+
+func runCall(cmd *cobra.Command, stdio Stdio, f *callFlags, target, method string) error {
+	ctx := cmd.Context()
+	md, err := f.conn.callMetadata()
+	if err != nil {
+		return err
+	}
+	s, err := open(ctx, target, &f.conn, &f.schema)
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	mdesc, err := schema.FindMethod(ctx, s.source, method)
+	if err != nil {
+		return err
+	}
+	codec, err := s.codec(ctx, f.json.opts)
+	if err != nil {
+		return err
+	}
+	data := f.data
+	if data == "" && !mdesc.IsStreamingClient() {
+		data = "{}"
+	} else if data == "" {
+		data = "@-"
+	}
+	in, closeIn, err := openInput(data, stdio.In)
+	if err != nil {
+		return err
+	}
+	defer closeIn()
+	c := &caller{
+		conn: s.conn, method: mdesc, codec: codec, in: in, stdio: stdio,
+		indent: f.json.indent(cmd, stdio), verbose: f.verbose,
+	}
+	if f.verbose {
+		c.printMetadata("Request metadata", md)
+	}
+	ctx = metadata.NewOutgoingContext(ctx, md)
+	if f.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, f.timeout)
+		defer cancel()
+	}
+	return c.run(ctx)
+}
+
+// caller runs one call of any kind.
+type caller struct {
+	conn    *invoke.Conn
+	method  protoreflect.MethodDescriptor
+	codec   invoke.JSONCodec
+	in      *messageReader
+	stdio   Stdio
+	indent  bool
+	verbose bool
+
+	sent, received int
+	buf            []byte
+}
+
+func (c *caller) run(ctx context.Context) error {
+	start := time.Now()
+	var err error
+	if !c.method.IsStreamingClient() && !c.method.IsStreamingServer() {
+		err = c.unary(ctx)
+	} else {
+		err = c.stream(ctx)
+	}
+	if c.verbose {
+		fmt.Fprintf(c.stdio.Err, "Sent %d, received %d in %s; status %s\n",
+			c.sent, c.received, time.Since(start).Round(time.Microsecond), invoke.CodeName(status.Code(err)))
+	}
+	return c.callFailure(err)
+}
+
+// single reads the one request of a unary or server-streaming call; no
+// input at all means the empty message.
+func (c *caller) single() ([]byte, error) {
+	raw, err := c.in.next()
+	if err == io.EOF {
+		raw = json.RawMessage("{}")
+	} else if err != nil {
+		return nil, err
+	}
+	if _, err := c.in.next(); err != io.EOF {
+		return nil, fmt.Errorf("%s takes one request message; the input has more", c.method.FullName())
+	}
+	return c.encode(raw)
+}
+
+func (c *caller) encode(raw []byte) ([]byte, error) {
+	wire, err := c.codec.Encode(nil, c.method.Input(), raw)
+	if err != nil {
+		return nil, fmt.Errorf("request %d: %w", c.in.n, err)
+	}
+	return wire, nil
+}
+
+func (c *caller) unary(ctx context.Context) error {
+	req, err := c.single()
+	if err != nil {
+		return err
+	}
+	c.sent++
+	resp, err := c.conn.Unary(ctx, c.method, req)
+	if c.verbose {
+		c.printMetadata("Response headers", resp.Header)
+	}
+	if err == nil {
+		err = c.print(resp.Message)
+	}
+	if c.verbose {
+		c.printMetadata("Response trailers", resp.Trailer)
+	}
+	return err
+}
+
+func (c *caller) stream(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	st, err := c.conn.NewStream(ctx, c.method)
+	if err != nil {
+		return err
+	}
+	sendErr := make(chan error, 1)
+	go func() {
+		err := c.sendAll(st)
+		if err != nil {
+			cancel() // bad input ends the call
+		}
+		sendErr <- err
+	}()
+	recvErr := c.receiveAll(st)
+	if err := <-sendErr; err != nil {
+		return err
+	}
+	if c.verbose {
+		c.printMetadata("Response trailers", st.Trailer())
+	}
+	return recvErr
+}
+
+func (c *caller) sendAll(st *invoke.Stream) error {
+	defer st.CloseSend()
+	if !c.method.IsStreamingClient() {
+		req, err := c.single()
+		if err != nil {
+			return err
+		}
+		c.sent++
+		if err := st.Send(req); err != nil && !errors.Is(err, io.EOF) {
+			return err
+		}
+		return nil
+	}
+	for {
+		raw, err := c.in.next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		req, err := c.encode(raw)
+		if err != nil {
+			return err
+		}
+		if err := st.Send(req); err != nil {
+			return nil // the server ended the call; Recv reports how
+		}
+		c.sent++
+	}
+}
+
+func (c *caller) receiveAll(st *invoke.Stream) error {
+	headersShown := false
+	for {
+		msg, err := st.Recv()
+		if c.verbose && !headersShown {
+			headersShown = true
+			hdr, _ := st.Header()
+			c.printMetadata("Response headers", hdr)
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := c.print(msg); err != nil {
+			return err
+		}
+	}
+}
+
+// print writes one response message as a JSON document.
+func (c *caller) print(msg []byte) error {
+	c.received++
+	js, err := c.codec.Decode(c.buf[:0], c.method.Output(), msg)
+	if err != nil {
+		return err
+	}
+	c.buf = js
+	if c.indent {
+		var out bytes.Buffer
+		if err := json.Indent(&out, js, "", "  "); err == nil {
+			js = out.Bytes()
+		}
+	}
+	js = append(js, '\n')
+	_, err = c.stdio.Out.Write(js)
+	return err
+}
+
+func (c *caller) printMetadata(title string, md metadata.MD) {
+	fmt.Fprintf(c.stdio.Err, "%s:\n", title)
+	if len(md) == 0 {
+		fmt.Fprintln(c.stdio.Err, "  (none)")
+		return
+	}
+	keys := make([]string, 0, len(md))
+	for k := range md {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		for _, v := range md[k] {
+			fmt.Fprintf(c.stdio.Err, "  %s: %s\n", k, v)
+		}
+	}
+}
+
+// callFailure turns a failed RPC into its message, its decoded details and
+// exit code 64+code.
+func (c *caller) callFailure(err error) error {
+	var ie *invoke.Error
+	if !errors.As(err, &ie) {
+		return err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s: %s", c.method.FullName(), invoke.CodeName(ie.Status.Code()), ie.Status.Message())
+	for _, d := range invoke.DetailsJSON(c.codec, ie.Status) {
+		fmt.Fprintf(&b, "\n  details: %s", d)
+	}
+	return &exitError{code: 64 + int(ie.Status.Code()), err: errors.New(b.String())}
+}

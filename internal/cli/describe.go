@@ -1,0 +1,99 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/rpckit/rpckit/schema"
+	"github.com/spf13/cobra"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+func newDescribeCmd(stdio Stdio) *cobra.Command {
+	var cf connFlags
+	var sf schemaFlags
+	var template bool
+	cmd := &cobra.Command{
+		Use:   "describe [TARGET] [SYMBOL]",
+		Short: "Print the .proto source of a service, method, message or enum",
+		Long: `Print the .proto source of a service, method, message, enum or field; with
+no symbol, of every service. With --template, print a JSON request for a
+message (or a method's request message) with every field filled in.`,
+		Example: `  rpckit describe --plaintext 127.0.0.1:50051 rpckit.ranking.v1.Ranking
+  rpckit describe --plaintext 127.0.0.1:50051 --template rpckit.ranking.v1.Ranking/Rank`,
+		Args: argsBetween(0, 2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			target, rest := splitTarget(args)
+			if len(rest) > 1 {
+				return usagef("want at most one symbol, got %q", rest)
+			}
+			s, err := open(cmd.Context(), target, &cf, &sf)
+			if err != nil {
+				return err
+			}
+			defer s.close()
+			names, err := describeNames(cmd, s, rest)
+			if err != nil {
+				return err
+			}
+			for _, name := range names {
+				if err := describeOne(cmd, stdio, s, name, template); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&template, "template", false, "print a sample JSON request instead of proto source")
+	cf.register(cmd.Flags())
+	sf.register(cmd.Flags())
+	return cmd
+}
+
+func describeNames(cmd *cobra.Command, s *session, rest []string) ([]string, error) {
+	if len(rest) == 1 {
+		return []string{symbolName(rest[0])}, nil
+	}
+	services, err := s.source.Services(cmd.Context())
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(services))
+	for i, n := range services {
+		out[i] = string(n)
+	}
+	return out, nil
+}
+
+// symbolName accepts pkg.Service/Method for methods as call does.
+func symbolName(s string) string {
+	s = strings.TrimPrefix(s, "/")
+	return strings.Replace(s, "/", ".", 1)
+}
+
+func describeOne(cmd *cobra.Command, stdio Stdio, s *session, name string, template bool) error {
+	d, err := findSymbol(cmd, s, name)
+	if err != nil {
+		return err
+	}
+	if template {
+		md, err := templateMessage(d)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdio.Out, "%s\n", schema.Template(md))
+		return nil
+	}
+	fmt.Fprintf(stdio.Out, "%s is a %s:\n%s", d.FullName(), schema.Kind(d), schema.Print(d))
+	return nil
+}
+
+func templateMessage(d protoreflect.Descriptor) (protoreflect.MessageDescriptor, error) {
+	switch d := d.(type) {
+	case protoreflect.MessageDescriptor:
+		return d, nil
+	case protoreflect.MethodDescriptor:
+		return d.Input(), nil
+	}
+	return nil, fmt.Errorf("--template needs a message or a method; %s is a %s", d.FullName(), schema.Kind(d))
+}

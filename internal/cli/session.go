@@ -1,0 +1,46 @@
+package cli
+
+import (
+	"context"
+
+	"github.com/rpckit/rpckit/invoke"
+	"github.com/rpckit/rpckit/schema"
+)
+
+// session is a command's connection (nil without a target) and schema.
+type session struct {
+	conn   *invoke.Conn
+	source schema.Source
+	close  func()
+}
+
+// open dials target (when not empty) and builds the schema source.
+func open(ctx context.Context, target string, cf *connFlags, sf *schemaFlags) (*session, error) {
+	s := &session{close: func() {}}
+	if target != "" {
+		conn, err := cf.dial(ctx, target)
+		if err != nil {
+			return nil, err
+		}
+		s.conn = conn
+		s.close = func() { conn.Close() }
+	}
+	src, cleanup, err := sf.source(ctx, s.conn, cf)
+	if err != nil {
+		s.close()
+		return nil, err
+	}
+	s.source = src
+	connClose := s.close
+	s.close = func() { cleanup(); connClose() }
+	return s, nil
+}
+
+// codec is the JSON codec for this session's messages.
+func (s *session) codec(ctx context.Context, opts invoke.JSONOptions) (invoke.JSONCodec, error) {
+	files, err := s.source.Files(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return invoke.ProtoJSON{Options: opts, Resolver: schema.Types(files)}, nil
+}
