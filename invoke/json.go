@@ -1,6 +1,8 @@
 package invoke
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 
 	"google.golang.org/protobuf/encoding/protojson"
@@ -37,7 +39,7 @@ type Resolver interface {
 }
 
 // ProtoJSON is a JSONCodec built on protojson and dynamicpb. Its output is
-// compact.
+// compact, with stable spacing.
 type ProtoJSON struct {
 	Options  JSONOptions
 	Resolver Resolver
@@ -64,5 +66,15 @@ func (c ProtoJSON) Decode(dst []byte, md protoreflect.MessageDescriptor, src []b
 		UseEnumNumbers:  c.Options.EnumsAsInts,
 		Resolver:        c.Resolver,
 	}
-	return mopts.MarshalAppend(dst, msg)
+	js, err := mopts.Marshal(msg)
+	if err != nil {
+		return dst, fmt.Errorf("invoke: %s: %w", md.FullName(), err)
+	}
+	// protojson varies its spacing on purpose; output here is stable.
+	var out bytes.Buffer
+	out.Write(dst)
+	if err := json.Compact(&out, js); err != nil {
+		return dst, fmt.Errorf("invoke: %s: %w", md.FullName(), err)
+	}
+	return out.Bytes(), nil
 }

@@ -33,7 +33,7 @@ func FindMethod(ctx context.Context, src Source, name string) (protoreflect.Meth
 	if lerr != nil {
 		return nil, err
 	}
-	return nil, fmt.Errorf("schema: no method %q%s: %w", name, suggestion(string(full), all), ErrNotFound)
+	return nil, &NotFoundError{What: "method", Name: name, Suggestions: Closest(string(full), all, 3)}
 }
 
 func methodFullName(name string) (protoreflect.FullName, error) {
@@ -70,14 +70,23 @@ func Methods(ctx context.Context, src Source) ([]string, error) {
 	return out, nil
 }
 
-// suggestion is the "did you mean" tail of a not-found error.
-func suggestion(name string, candidates []string) string {
-	best := Closest(name, candidates, 3)
-	if len(best) == 0 {
-		return ""
-	}
-	return "; did you mean " + strings.Join(quoteAll(best), " or ") + "?"
+// NotFoundError reports an unknown method or symbol and the known names
+// closest to it. It matches ErrNotFound with errors.Is.
+type NotFoundError struct {
+	What        string // "method" or "symbol"
+	Name        string
+	Suggestions []string
 }
+
+func (e *NotFoundError) Error() string {
+	msg := fmt.Sprintf("schema: no %s %q", e.What, e.Name)
+	if len(e.Suggestions) > 0 {
+		msg += "; did you mean " + strings.Join(quoteAll(e.Suggestions), " or ") + "?"
+	}
+	return msg
+}
+
+func (e *NotFoundError) Is(target error) bool { return target == ErrNotFound }
 
 func quoteAll(s []string) []string {
 	out := make([]string, len(s))
@@ -88,8 +97,9 @@ func quoteAll(s []string) []string {
 }
 
 // Closest returns up to n of candidates nearest to name by edit distance
-// (case-insensitive), nearest first; candidates too far to be a typo, and
-// not sharing name's last component, are left out.
+// (case-insensitive), nearest first. A candidate is kept when the distance
+// could be a typo in name's last component, or when the last components are
+// equal (a typo in the package or service).
 func Closest(name string, candidates []string, n int) []string {
 	type scored struct {
 		s string
@@ -100,7 +110,7 @@ func Closest(name string, candidates []string, n int) []string {
 	for _, c := range candidates {
 		lc := strings.ToLower(c)
 		d := distance(lname, lc)
-		if d <= max(2, len(name)/3) || lastPart(lc) == lastPart(lname) {
+		if d <= max(1, len(lastPart(lname))/3) || lastPart(lc) == lastPart(lname) {
 			hits = append(hits, scored{c, d})
 		}
 	}
@@ -116,25 +126,31 @@ func lastPart(s string) string {
 	return s[strings.LastIndexAny(s, "./")+1:]
 }
 
-// distance is the Levenshtein distance between a and b.
+// distance is the edit distance between a and b counting insertions,
+// deletions, substitutions and swaps of adjacent bytes (optimal string
+// alignment), so "Itme" is one edit from "Item".
 func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
 	}
 	for i := 1; i <= len(a); i++ {
-		cur[0] = i
 		for j := 1; j <= len(b); j++ {
 			cost := 1
 			if a[i-1] == b[j-1] {
 				cost = 0
 			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
 		}
-		prev, cur = cur, prev
 	}
-	return prev[len(b)]
+	return d[len(a)][len(b)]
 }
 
 // SuggestSymbol turns a not-found error for name into one that names the
@@ -155,7 +171,7 @@ func SuggestSymbol(ctx context.Context, src Source, name string, err error) erro
 	if files, lerr := src.Files(ctx); lerr == nil {
 		candidates = append(candidates, typeNames(files)...)
 	}
-	return fmt.Errorf("schema: no symbol %q%s: %w", name, suggestion(name, candidates), ErrNotFound)
+	return &NotFoundError{What: "symbol", Name: name, Suggestions: Closest(name, candidates, 3)}
 }
 
 // typeNames lists the messages and enums declared in files.

@@ -29,7 +29,8 @@ func TestMain(m *testing.M) {
 //	MTLS    TLS requiring a client certificate
 //	UNIX    a Unix socket target (unix:path)
 //
-// and $WORK/test.protoset describes the fixture service.
+// $WORK/test.protoset describes the fixture service, and
+// $WORK/protos/rpckit/test/v1/test.proto is its source.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:   "testdata/script",
@@ -58,7 +59,18 @@ func setupServers(env *testscript.Env) error {
 		env.Defer(srv.Stop)
 		env.Setenv(name, srv.Addr)
 	}
+	if err := copyFile("../../proto/rpckit/test/v1/test.proto", filepath.Join(mkdir(env, "protos/rpckit/test/v1"), "test.proto")); err != nil {
+		return err
+	}
 	return rpctest.WriteProtoset(filepath.Join(env.WorkDir, "test.protoset"))
+}
+
+func copyFile(from, to string) error {
+	b, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(to, b, 0o644)
 }
 
 func mkdir(env *testscript.Env, name string) string {

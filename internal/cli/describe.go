@@ -84,7 +84,12 @@ func describeOne(cmd *cobra.Command, stdio Stdio, s *session, name string, templ
 		fmt.Fprintf(stdio.Out, "%s\n", schema.Template(md))
 		return nil
 	}
-	fmt.Fprintf(stdio.Out, "%s is a %s:\n%s", d.FullName(), schema.Kind(d), schema.Print(d))
+	kind := schema.Kind(d)
+	article := "a"
+	if strings.ContainsRune("aeiou", rune(kind[0])) {
+		article = "an"
+	}
+	fmt.Fprintf(stdio.Out, "%s is %s %s:\n%s", d.FullName(), article, kind, schema.Print(d))
 	return nil
 }
 
