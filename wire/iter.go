@@ -1,0 +1,245 @@
+package wire
+
+import "google.golang.org/protobuf/encoding/protowire"
+
+// DefaultMaxDepth is the group nesting limit of [ParseField] and [Iter],
+// protobuf-go's default recursion limit.
+const DefaultMaxDepth = 10000
+
+// Field is one record of a message: its number, wire type and where its
+// parts lie in the scanned slice. Offsets are absolute.
+//
+//	Start        TagEnd       Value           ValueEnd     End
+//	| tag ...... | length ... | payload ..... | end-group  |
+//
+// For a length-delimited record TagEnd..Value is the length prefix and
+// ValueEnd == End. For a group, Value..ValueEnd holds the group's fields and
+// ValueEnd..End the end-group tag. For varint and fixed records
+// TagEnd == Value and ValueEnd == End.
+type Field struct {
+	Num      protowire.Number
+	Type     protowire.Type
+	Start    int
+	TagEnd   int
+	Value    int
+	ValueEnd int
+	End      int
+}
+
+// Payload returns the record's value bytes b[f.Value:f.ValueEnd].
+func (f Field) Payload(b []byte) []byte { return b[f.Value:f.ValueEnd:f.ValueEnd] }
+
+// Raw returns the whole record b[f.Start:f.End].
+func (f Field) Raw(b []byte) []byte { return b[f.Start:f.End:f.End] }
+
+// Frame returns the frame of a length-delimited record, for [Splice].
+func (f Field) Frame() Frame { return Frame{Len: f.TagEnd, Start: f.Value, End: f.ValueEnd} }
+
+// ParseTag decodes the tag at b[off:].
+func ParseTag(b []byte, off int) (protowire.Number, protowire.Type, int, error) {
+	v, next, c := Varint(b, off)
+	if c != 0 {
+		return 0, 0, -1, errAt(off, c)
+	}
+	num := protowire.Number(v >> 3)
+	if v>>3 == 0 || v>>3 > uint64(protowire.MaxValidNumber) {
+		return 0, 0, -1, errAt(off, CodeFieldNumber)
+	}
+	return num, protowire.Type(v & 7), next, nil
+}
+
+// ParseField parses the record at b[off:], skipping groups nested up to
+// [DefaultMaxDepth] deep.
+func ParseField(b []byte, off int) (Field, error) {
+	return ParseFieldDepth(b, off, DefaultMaxDepth)
+}
+
+// ParseFieldDepth is [ParseField] with a group nesting limit.
+func ParseFieldDepth(b []byte, off, maxDepth int) (Field, error) {
+	num, typ, p, err := ParseTag(b, off)
+	if err != nil {
+		return Field{}, err
+	}
+	f := Field{Num: num, Type: typ, Start: off, TagEnd: p, Value: p}
+	f.ValueEnd, f.End, err = skipValue(b, p, num, typ, maxDepth)
+	if err != nil {
+		return Field{}, err
+	}
+	if typ == protowire.BytesType {
+		f.Value, _ = lengthValue(b, p)
+	}
+	return f, nil
+}
+
+// lengthValue returns the payload span of the length-delimited value at p,
+// which skipValue has already checked.
+func lengthValue(b []byte, p int) (int, int) {
+	n, q, _ := Varint(b, p)
+	return q, q + int(n)
+}
+
+// SkipValue skips the value of a record with the given number and wire type
+// starting at b[off:]. It returns the offset past the value (for groups,
+// past the end-group tag).
+func SkipValue(b []byte, off int, num protowire.Number, typ protowire.Type, maxDepth int) (int, error) {
+	_, end, err := skipValue(b, off, num, typ, maxDepth)
+	return end, err
+}
+
+// skipValue returns the end of the value proper and the end of the record.
+func skipValue(b []byte, off int, num protowire.Number, typ protowire.Type, depth int) (int, int, error) {
+	switch typ {
+	case protowire.VarintType:
+		_, next, c := Varint(b, off)
+		return next, next, codeErr(off, c)
+	case protowire.Fixed32Type:
+		return fixedEnd(b, off, 4)
+	case protowire.Fixed64Type:
+		return fixedEnd(b, off, 8)
+	case protowire.BytesType:
+		n, next, c := Varint(b, off)
+		if c != 0 {
+			return -1, -1, errAt(off, c)
+		}
+		if n > uint64(len(b)-next) {
+			return -1, -1, errAt(off, CodeTruncated)
+		}
+		end := next + int(n)
+		return end, end, nil
+	case protowire.StartGroupType:
+		return skipGroup(b, off, num, depth-1)
+	case protowire.EndGroupType:
+		return -1, -1, errAt(off, CodeEndGroup)
+	}
+	return -1, -1, errAt(off, CodeWireType)
+}
+
+func fixedEnd(b []byte, off, n int) (int, int, error) {
+	if len(b)-off < n {
+		return -1, -1, errAt(off, CodeTruncated)
+	}
+	return off + n, off + n, nil
+}
+
+func codeErr(off int, c Code) error {
+	if c == 0 {
+		return nil
+	}
+	return errAt(off, c)
+}
+
+// skipGroup skips the fields of a group up to its end-group tag.
+func skipGroup(b []byte, off int, num protowire.Number, depth int) (int, int, error) {
+	if depth < 0 {
+		return -1, -1, errAt(off, CodeDepth)
+	}
+	for {
+		if off >= len(b) {
+			return -1, -1, errAt(off, CodeGroup)
+		}
+		n, typ, p, err := ParseTag(b, off)
+		if err != nil {
+			return -1, -1, err
+		}
+		if typ == protowire.EndGroupType {
+			if n != num {
+				return -1, -1, errAt(off, CodeGroup)
+			}
+			return off, p, nil
+		}
+		_, off, err = skipValue(b, p, n, typ, depth)
+		if err != nil {
+			return -1, -1, err
+		}
+	}
+}
+
+// Iter iterates over the records of a message. The zero Iter is empty.
+//
+//	it := wire.NewIter(b)
+//	for it.Next() {
+//		f := it.Field()
+//		...
+//	}
+//	if err := it.Err(); err != nil { ... }
+type Iter struct {
+	b     []byte
+	off   int
+	depth int
+	f     Field
+	err   error
+}
+
+// NewIter returns an iterator over the records of b.
+func NewIter(b []byte) Iter { return Iter{b: b, depth: DefaultMaxDepth} }
+
+// NewIterAt returns an iterator over the records of b[start:end] whose
+// offsets stay relative to b.
+func NewIterAt(b []byte, start, end int) Iter {
+	return Iter{b: b[:end], off: start, depth: DefaultMaxDepth}
+}
+
+// SetMaxDepth sets the group nesting limit.
+func (it *Iter) SetMaxDepth(d int) { it.depth = d }
+
+// Next advances to the next record and reports whether there is one. It
+// returns false at the end of the data or on malformed data (see Err).
+func (it *Iter) Next() bool {
+	if it.off >= len(it.b) || it.err != nil {
+		return false
+	}
+	if f, ok := fastField(it.b, it.off); ok {
+		it.f, it.off = f, f.End
+		return true
+	}
+	f, err := ParseFieldDepth(it.b, it.off, it.depth)
+	if err != nil {
+		it.err = err
+		return false
+	}
+	it.f, it.off = f, f.End
+	return true
+}
+
+// Field returns the current record.
+func (it *Iter) Field() Field { return it.f }
+
+// Offset returns the offset where the next record starts.
+func (it *Iter) Offset() int { return it.off }
+
+// Err returns the error that stopped the iteration, if any.
+func (it *Iter) Err() error { return it.err }
+
+// fastField parses the common records (one-byte tags, short lengths,
+// one-byte varints) and leaves everything else to ParseField.
+func fastField(b []byte, off int) (Field, bool) {
+	if len(b)-off < 2 {
+		return Field{}, false
+	}
+	t := b[off]
+	if t >= 0x80 || t < 8 {
+		return Field{}, false
+	}
+	num, typ := protowire.Number(t>>3), protowire.Type(t&7)
+	p := off + 1
+	switch typ {
+	case protowire.VarintType:
+		if b[p] < 0x80 {
+			return Field{num, typ, off, p, p, p + 1, p + 1}, true
+		}
+	case protowire.BytesType:
+		n := int(b[p])
+		if n < 0x80 && n <= len(b)-p-1 {
+			return Field{num, typ, off, p, p + 1, p + 1 + n, p + 1 + n}, true
+		}
+	case protowire.Fixed64Type:
+		if len(b)-p >= 8 {
+			return Field{num, typ, off, p, p, p + 8, p + 8}, true
+		}
+	case protowire.Fixed32Type:
+		if len(b)-p >= 4 {
+			return Field{num, typ, off, p, p, p + 4, p + 4}, true
+		}
+	}
+	return Field{}, false
+}

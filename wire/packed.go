@@ -1,0 +1,71 @@
+package wire
+
+import "google.golang.org/protobuf/encoding/protowire"
+
+// NextPacked decodes one element of a packed run b[off:end] whose elements
+// have wire type typ (varint, fixed32 or fixed64). It returns the element's
+// bits and the offset of the next element.
+func NextPacked(b []byte, off, end int, typ protowire.Type) (uint64, int, error) {
+	b = b[:end]
+	var (
+		v    uint64
+		next int
+		c    Code
+	)
+	switch typ {
+	case protowire.VarintType:
+		v, next, c = Varint(b, off)
+	case protowire.Fixed32Type:
+		var u uint32
+		u, next, c = Fixed32(b, off)
+		v = uint64(u)
+	case protowire.Fixed64Type:
+		v, next, c = Fixed64(b, off)
+	default:
+		c = CodeWireTypeMismatch
+	}
+	if c != 0 {
+		return 0, -1, errAt(off, c)
+	}
+	return v, next, nil
+}
+
+// CountPacked returns the number of elements of the packed run b[off:end],
+// or an error if the run is malformed.
+func CountPacked(b []byte, off, end int, typ protowire.Type) (int, error) {
+	switch typ {
+	case protowire.Fixed32Type, protowire.Fixed64Type:
+		size := 4
+		if typ == protowire.Fixed64Type {
+			size = 8
+		}
+		if (end-off)%size != 0 {
+			return 0, errAt(end-(end-off)%size, CodeTruncated)
+		}
+		return (end - off) / size, nil
+	case protowire.VarintType:
+		return countVarints(b[:end], off)
+	}
+	return 0, errAt(off, CodeWireTypeMismatch)
+}
+
+func countVarints(b []byte, off int) (int, error) {
+	n := 0
+	for _, c := range b[off:] {
+		if c < 0x80 {
+			n++
+		}
+	}
+	if len(b) > off && b[len(b)-1] >= 0x80 {
+		return 0, errAt(len(b)-1, CodeTruncatedVarint)
+	}
+	// Overlong varints are rare; check them only when some byte continues.
+	for p := off; p < len(b); {
+		_, next, c := Varint(b, p)
+		if c != 0 {
+			return 0, errAt(p, c)
+		}
+		p = next
+	}
+	return n, nil
+}
