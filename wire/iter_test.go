@@ -13,8 +13,8 @@ import (
 func rec(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
 
 func tag(n protowire.Number, t protowire.Type) []byte { return protowire.AppendTag(nil, n, t) }
-func vint(v uint64) []byte                         { return protowire.AppendVarint(nil, v) }
-func lenb(p []byte) []byte                         { return append(vint(uint64(len(p))), p...) }
+func vint(v uint64) []byte                            { return protowire.AppendVarint(nil, v) }
+func lenb(p []byte) []byte                            { return append(vint(uint64(len(p))), p...) }
 
 var wellFormed = []struct {
 	name string
