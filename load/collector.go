@@ -1,0 +1,179 @@
+package load
+
+import "time"
+
+// Progress is what a run reports about once a second while it goes on.
+type Progress struct {
+	Elapsed time.Duration // since the run started, warm-up included
+	Warmup  bool          // still warming up: nothing is measured yet
+
+	// Measured so far.
+	Calls, Errors, NotSent int64
+	Rate                   float64       // calls per second
+	P99                    time.Duration // corrected latency
+
+	Interval Point // the interval that just ended; zero during warm-up
+	// The interval's latencies, for interval logs; the callee may keep them.
+	Corrected, Service *Histogram
+}
+
+// A collector takes the shards' interval stats once a second into the time
+// series and reports progress. It runs in one goroutine of its own.
+type collector struct {
+	r          *run
+	spare      []intervalStats // one empty set per shard, swapped in
+	corrected  *Histogram      // the current interval, all shards
+	service    *Histogram
+	sofar      *Histogram // corrected, the whole measured run
+	series     []Point
+	begin      time.Time // start of the current interval
+	calls      int64
+	errors     int64
+	notSent    int64 // not-sent total at the last tick
+	stop, done chan struct{}
+}
+
+func newCollector(r *run) *collector {
+	c := &collector{
+		r:         r,
+		spare:     make([]intervalStats, len(r.shards)),
+		corrected: NewHistogram(),
+		service:   NewHistogram(),
+		sofar:     NewHistogram(),
+		stop:      make(chan struct{}),
+		done:      make(chan struct{}),
+	}
+	for i := range c.spare {
+		c.spare[i] = intervalStats{corrected: NewHistogram(), service: NewHistogram()}
+	}
+	return c
+}
+
+// finish stops the collector after a last collection and returns the
+// series.
+func (c *collector) finish() []Point {
+	close(c.stop)
+	<-c.done
+	return c.series
+}
+
+func (c *collector) run() {
+	defer close(c.done)
+	t := time.NewTimer(time.Hour)
+	defer t.Stop()
+	if c.warmup(t) && c.sleep(t, c.r.measureStart) {
+		c.measure(t)
+	}
+	c.final()
+}
+
+// warmup reports progress each second until measuring starts; false if
+// the collector was stopped.
+func (c *collector) warmup(t *time.Timer) bool {
+	for next := c.r.start.Add(time.Second); next.Before(c.r.measureStart); next = next.Add(time.Second) {
+		if !c.sleep(t, next) {
+			return false
+		}
+		c.report(Progress{Elapsed: next.Sub(c.r.start), Warmup: true})
+	}
+	return true
+}
+
+// measure collects an interval each second until stopped.
+func (c *collector) measure(t *time.Timer) {
+	c.begin = c.r.measureStart
+	for next := c.begin.Add(time.Second); c.sleep(t, next); next = next.Add(time.Second) {
+		c.collect(next)
+	}
+}
+
+// final collects what the last tick left, if anything.
+func (c *collector) final() {
+	if c.begin.IsZero() {
+		c.begin = c.r.measureStart
+	}
+	now := time.Now()
+	if now.After(c.begin) {
+		c.collect(now)
+	}
+}
+
+// sleep waits until at; false if the collector was stopped first.
+func (c *collector) sleep(t *time.Timer, at time.Time) bool {
+	t.Reset(time.Until(at))
+	select {
+	case <-c.stop:
+		return false
+	case <-t.C:
+		return true
+	}
+}
+
+// collect ends the interval at now: the shards' stats become a Point.
+func (c *collector) collect(now time.Time) {
+	c.corrected.Reset()
+	c.service.Reset()
+	var calls, errors int64
+	for i, s := range c.r.shards {
+		full := s.takeInterval(c.spare[i])
+		c.corrected.Merge(full.corrected)
+		c.service.Merge(full.service)
+		calls, errors = calls+full.calls, errors+full.errors
+		c.spare[i] = emptied(full)
+	}
+	notSent := c.r.notSentTotal.Load()
+	p := c.point(now, calls, errors, notSent-c.notSent)
+	c.notSent = notSent
+	c.calls, c.errors = c.calls+calls, c.errors+errors
+	c.sofar.Merge(c.corrected)
+	c.begin = now
+	if p.Calls+p.Errors+p.NotSent > 0 || p.Length >= time.Second/2 {
+		c.series = append(c.series, p)
+	}
+	c.report(c.progress(now, p))
+}
+
+func emptied(s intervalStats) intervalStats {
+	s.corrected.Reset()
+	s.service.Reset()
+	s.calls, s.errors = 0, 0
+	return s
+}
+
+func (c *collector) point(now time.Time, calls, errors, notSent int64) Point {
+	return Point{
+		At:      c.begin.Sub(c.r.measureStart),
+		Length:  now.Sub(c.begin),
+		Calls:   calls,
+		Errors:  errors,
+		NotSent: notSent,
+		P50:     c.corrected.Percentile(50),
+		P90:     c.corrected.Percentile(90),
+		P99:     c.corrected.Percentile(99),
+		Max:     c.corrected.Max(),
+	}
+}
+
+func (c *collector) progress(now time.Time, p Point) Progress {
+	return Progress{
+		Elapsed:  now.Sub(c.r.start),
+		Calls:    c.calls,
+		Errors:   c.errors,
+		NotSent:  c.notSent,
+		Rate:     perSecond(c.calls, now.Sub(c.r.measureStart)),
+		P99:      c.sofar.Percentile(99),
+		Interval: p,
+	}
+}
+
+// report hands p to the Progress callback, with copies of the interval's
+// histograms.
+func (c *collector) report(p Progress) {
+	if c.r.opts.Progress == nil {
+		return
+	}
+	if !p.Warmup {
+		p.Corrected, p.Service = c.corrected.Clone(), c.service.Clone()
+	}
+	c.r.opts.Progress(p)
+}

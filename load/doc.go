@@ -1,0 +1,25 @@
+// Package load is rpckit's load engine: it calls a target on a schedule and
+// measures it. A target is any func(ctx) error the caller supplies (a gRPC
+// call, an HTTP request, a stream); load knows nothing of what it does.
+//
+// The schedule comes from a Pacer. In open loop (Options.Pacer set) every
+// call has an intended start time; latency is measured from it (the
+// corrected histogram, free of coordinated omission) and from the actual
+// send (the service-time histogram). The dispatcher never waits on a busy
+// worker: it starts another goroutine, up to Options.MaxInFlight, and past
+// that counts the call as not sent. How late calls started (schedule lag) is
+// reported. In closed loop (no Pacer) Options.Concurrency workers call back
+// to back.
+//
+// Measurements go to HdrHistograms (1 µs to 1 h, 3 significant digits)
+// sharded per worker group and merged at the end, so recording a call takes
+// no global lock and does not allocate. Memory does not grow with the length
+// of a run: histograms have a fixed size and the time series keeps one small
+// Point per second. A Result exposes counts, percentiles, the time series and
+// per-step results for ramps; its histograms encode to the standard
+// compressed form, so Results from several runs or machines merge exactly.
+//
+// load may import only the standard library and hdrhistogram-go, whose types
+// stay inside: the exported API uses standard library types only. It must
+// not import gRPC or protobuf.
+package load
