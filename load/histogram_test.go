@@ -81,7 +81,7 @@ func TestHistogramValues(t *testing.T) {
 	for i := 1; i <= 100; i++ {
 		h.Record(time.Duration(i) * time.Millisecond)
 	}
-	h.Record(-time.Second)   // clamps to 0
+	h.Record(-time.Second)  // clamps to 0
 	h.Record(2 * time.Hour) // clamps to 1 h
 	checks := []struct {
 		name      string
