@@ -3,12 +3,14 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/rpckit/rpckit/invoke"
@@ -119,8 +121,9 @@ type caller struct {
 	indent  bool
 	verbose bool
 
-	sent, received int
-	buf            []byte
+	sent     atomic.Int64 // written by the sending goroutine
+	received int
+	buf      []byte
 }
 
 func (c *caller) run(ctx context.Context) error {
@@ -133,7 +136,7 @@ func (c *caller) run(ctx context.Context) error {
 	}
 	if c.verbose {
 		fmt.Fprintf(c.stdio.Err, "Sent %d, received %d in %s; status %s\n",
-			c.sent, c.received, time.Since(start).Round(time.Microsecond), invoke.CodeName(status.Code(err)))
+			c.sent.Load(), c.received, time.Since(start).Round(time.Microsecond), invoke.CodeName(status.Code(err)))
 	}
 	return c.callFailure(err)
 }
@@ -166,7 +169,7 @@ func (c *caller) unary(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	c.sent++
+	c.sent.Add(1)
 	resp, err := c.conn.Unary(ctx, c.method, req)
 	if c.verbose {
 		c.printMetadata("Response headers", resp.Header)
@@ -190,14 +193,20 @@ func (c *caller) stream(ctx context.Context) error {
 	sendErr := make(chan error, 1)
 	go func() {
 		err := c.sendAll(st)
-		if err != nil {
-			cancel() // bad input ends the call
-		}
 		sendErr <- err
+		if err != nil {
+			cancel() // bad input ends the call, after saying why
+		}
 	}()
 	recvErr := c.receiveAll(st)
-	if err := <-sendErr; err != nil {
-		return err
+	// The sender may still be blocked reading input that will never come;
+	// once the call is over it is not waited for.
+	select {
+	case err := <-sendErr:
+		if err != nil {
+			return err
+		}
+	default:
 	}
 	if c.verbose {
 		c.printMetadata("Response trailers", st.Trailer())
@@ -212,7 +221,7 @@ func (c *caller) sendAll(st *invoke.Stream) error {
 		if err != nil {
 			return err
 		}
-		c.sent++
+		c.sent.Add(1)
 		if err := st.Send(req); err != nil && !errors.Is(err, io.EOF) {
 			return err
 		}
@@ -233,7 +242,7 @@ func (c *caller) sendAll(st *invoke.Stream) error {
 		if err := st.Send(req); err != nil {
 			return nil // the server ended the call; Recv reports how
 		}
-		c.sent++
+		c.sent.Add(1)
 	}
 }
 
@@ -290,6 +299,9 @@ func (c *caller) printMetadata(title string, md metadata.MD) {
 	sort.Strings(keys)
 	for _, k := range keys {
 		for _, v := range md[k] {
+			if strings.HasSuffix(k, "-bin") {
+				v = base64.StdEncoding.EncodeToString([]byte(v))
+			}
 			fmt.Fprintf(c.stdio.Err, "  %s: %s\n", k, v)
 		}
 	}
