@@ -1,0 +1,45 @@
+# make test: everything CI runs. It installs what the tests need when it is
+# missing, then runs vet, the race detector on the concurrent packages, the
+# other packages' tests, and each fuzz target for a short time.
+
+GO       ?= go
+PYTHON   ?= python3
+FUZZTIME ?= 4s
+# Packages that run goroutines, servers or streams: tested under -race.
+RACE_PKGS = ./internal/... ./schema/... ./invoke/... ./load/... ./interceptor/... ./server/... ./examples/... ./gateway/... ./ui/...
+
+.PHONY: test deps vet race unit fuzz gen build
+
+test: deps vet race unit fuzz
+
+build:
+	$(GO) build -o bin/rpckit ./cmd/rpckit
+
+# Python gRPC (a C-core implementation) for the interop tests.
+deps:
+	@$(PYTHON) -c 'import grpc, grpc_reflection, grpc_health' 2>/dev/null || \
+		$(PYTHON) -m pip install --quiet --disable-pip-version-check \
+			grpcio grpcio-reflection grpcio-health-checking protobuf
+
+vet:
+	$(GO) vet ./...
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt needed"; exit 1; }
+
+race:
+	$(GO) test -race -count=1 -timeout 15m $$($(GO) list $(RACE_PKGS) 2>/dev/null)
+
+unit:
+	$(GO) test -count=1 -timeout 15m $$($(GO) list ./... | grep -v -x -F "$$($(GO) list $(RACE_PKGS) 2>/dev/null)")
+
+# Each FuzzXxx target runs for FUZZTIME on top of its seed corpus.
+fuzz:
+	@for pkg in $$($(GO) list ./...); do \
+		for target in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+			echo "fuzz $$pkg $$target"; \
+			$(GO) test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+		done; \
+	done
+
+# Regenerate the Go code of proto/ and examples/ranking/proto.
+gen:
+	$(GO) run ./internal/tools/protogen

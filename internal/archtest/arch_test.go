@@ -1,0 +1,139 @@
+// Package archtest holds the import rules of ARCHITECTURE.md.
+package archtest
+
+import (
+	"bufio"
+	"bytes"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/rpckit/rpckit"
+
+type pkg struct {
+	path    string
+	imports []string // direct
+	deps    []string // transitive
+}
+
+func listPackages(t *testing.T) map[string]pkg {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-f",
+		"{{.ImportPath}}|{{join .Imports \" \"}}|{{join .Deps \" \"}}", module+"/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	pkgs := map[string]pkg{}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(nil, 1<<22)
+	for sc.Scan() {
+		parts := strings.Split(sc.Text(), "|")
+		path := strings.TrimPrefix(strings.TrimPrefix(parts[0], module), "/")
+		pkgs[path] = pkg{path, strings.Fields(parts[1]), strings.Fields(parts[2])}
+	}
+	return pkgs
+}
+
+// local lists a package's direct imports inside the module.
+func (p pkg) local() []string {
+	var out []string
+	for _, imp := range p.imports {
+		if rest, ok := strings.CutPrefix(imp, module+"/"); ok {
+			out = append(out, rest)
+		}
+	}
+	return out
+}
+
+func under(path, root string) bool { return path == root || strings.HasPrefix(path, root+"/") }
+
+// TestPurePackages: wire, dynamic and transcode reach no network, no gRPC,
+// and neither exit nor log.
+func TestPurePackages(t *testing.T) {
+	for _, p := range listPackages(t) {
+		if !under(p.path, "wire") && !under(p.path, "dynamic") && !under(p.path, "transcode") {
+			continue
+		}
+		for _, d := range p.deps {
+			if d == "net" || strings.HasPrefix(d, "google.golang.org/grpc") {
+				t.Errorf("%s depends on %s; wire, dynamic and transcode stay pure", p.path, d)
+			}
+		}
+		for _, imp := range p.imports {
+			if imp == "os" || imp == "log" || strings.HasPrefix(imp, "os/") {
+				t.Errorf("%s imports %s; wire, dynamic and transcode stay pure", p.path, imp)
+			}
+		}
+	}
+}
+
+func TestLoadHasNoRPC(t *testing.T) {
+	for _, p := range listPackages(t) {
+		if !under(p.path, "load") {
+			continue
+		}
+		for _, d := range p.deps {
+			if strings.HasPrefix(d, "google.golang.org/grpc") || strings.HasPrefix(d, "google.golang.org/protobuf") {
+				t.Errorf("%s depends on %s; load takes its work from the caller", p.path, d)
+			}
+		}
+	}
+}
+
+// allowed lists, for library packages, the module packages they may import.
+var allowed = map[string][]string{
+	"wire":        {},
+	"dynamic":     {"wire"},
+	"transcode":   {"wire", "dynamic"},
+	"schema":      {},
+	"invoke":      {"schema", "dynamic", "transcode", "wire"},
+	"load":        {},
+	"load/report": {"load"},
+	"interceptor": {},
+	"server":      {"interceptor"},
+	"gateway":     {"transcode", "invoke", "schema", "dynamic", "wire", "interceptor"},
+	"ui":          {"schema", "invoke", "transcode", "load", "load/report", "dynamic", "wire"},
+}
+
+func TestImportRules(t *testing.T) {
+	for _, p := range listPackages(t) {
+		root := ruleFor(p.path)
+		if root == "" {
+			continue
+		}
+		for _, imp := range p.local() {
+			if under(imp, root) || slices.ContainsFunc(allowed[root], func(a string) bool { return under(imp, a) }) {
+				continue
+			}
+			if strings.HasPrefix(imp, "internal/gen/") && strings.HasSuffix(p.path, "test") {
+				continue
+			}
+			t.Errorf("%s imports %s; %s may import only %v", p.path, imp, root, allowed[root])
+		}
+	}
+}
+
+func ruleFor(path string) string {
+	best := ""
+	for root := range allowed {
+		if under(path, root) && len(root) > len(best) {
+			best = root
+		}
+	}
+	return best
+}
+
+func TestOnlyCmdImportsCLI(t *testing.T) {
+	for _, p := range listPackages(t) {
+		for _, imp := range p.local() {
+			if under(imp, "internal/cli") && p.path != "cmd/rpckit" && !under(p.path, "internal/cli") {
+				t.Errorf("%s imports internal/cli; only cmd/rpckit may", p.path)
+			}
+			if under(imp, "examples") && !under(p.path, "examples") && !under(p.path, "internal/cli") {
+				t.Errorf("%s imports %s; the library never imports the examples", p.path, imp)
+			}
+		}
+	}
+}
