@@ -1,0 +1,166 @@
+package dynamic
+
+import (
+	"github.com/rpckit/rpckit/wire"
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// Get returns the element at path p. Absent fields, list elements past the
+// end and missing map keys yield an Elem that does not exist and reads as
+// the default. Get allocates only to merge a sub-message that arrives split
+// across several records.
+func (v Value) Get(p Path) (Elem, error) {
+	cur := v
+	for i := 0; i < len(p); i++ {
+		f, err := cur.t.resolve(p, i)
+		if err != nil {
+			return Elem{}, err
+		}
+		last := i == len(p)-1
+		if (f.List || f.Map) && !last && p[i+1].Kind != StepField {
+			e, err := cur.element(f, p, i+1)
+			if i++; err != nil || i == len(p)-1 {
+				return e, err
+			}
+			if e.kind != elemMessage {
+				return Elem{}, pathError(p, i+2, "not a message")
+			}
+			cur = e.msg
+			continue
+		}
+		switch {
+		case f.List || f.Map:
+			if !last {
+				return Elem{}, pathError(p, i+2, "a list or map takes an index or key here")
+			}
+			return cur.container(f), nil
+		case f.isMessage():
+			sub, found, err := cur.message(f, p, i+1)
+			if err != nil || last {
+				return Elem{f: f, kind: elemMessage, exists: found, msg: sub}, err
+			}
+			cur = sub
+		default:
+			if !last {
+				return Elem{}, pathError(p, i+2, "not a message")
+			}
+			return cur.scalar(f, p, i+1)
+		}
+	}
+	return Elem{kind: elemMessage, exists: true, msg: v}, nil
+}
+
+// resolve returns the field that step i of p names in t.
+func (t *Type) resolve(p Path, i int) (*Field, error) {
+	s := p[i]
+	var f *Field
+	switch {
+	case s.Kind != StepField:
+		return nil, pathError(p, i+1, "index or key of a non-repeated field")
+	case s.Num != 0:
+		f = t.FieldByNumber(s.Num)
+	default:
+		f = t.lookup(s.Name)
+	}
+	if f == nil {
+		return nil, &PathError{Path: pathPrefix(p, i+1), Msg: "no such field in " + string(t.FullName())}
+	}
+	return f, nil
+}
+
+func (v Value) container(f *Field) Elem {
+	kind := elemList
+	if f.Map {
+		kind = elemMap
+	}
+	return Elem{f: f, kind: kind, exists: true, msg: v}
+}
+
+// scalar returns the last value of singular scalar f, unless a later member
+// of its oneof cleared it.
+func (v Value) scalar(f *Field, p Path, n int) (Elem, error) {
+	it := v.iter()
+	var last wire.Field
+	found := false
+	for it.Next() {
+		r := it.Field()
+		if r.Num == f.Num && r.Type == f.WireType {
+			last, found = r, true
+		} else if found && v.sibling(f, r.Num, r.Type) {
+			found = false
+		}
+	}
+	if err := it.Err(); err != nil {
+		return Elem{}, wrapWire(err, v.base, p, n)
+	}
+	if !found {
+		return Elem{f: f, kind: elemScalar}, nil
+	}
+	return v.decodeScalar(f, last, p, n)
+}
+
+// decodeScalar decodes the value of record r of scalar field f.
+func (v Value) decodeScalar(f *Field, r wire.Field, p Path, n int) (Elem, error) {
+	e := Elem{f: f, kind: elemScalar, exists: true}
+	var c wire.Code
+	switch r.Type {
+	case protowire.VarintType:
+		e.bits, _, c = wire.Varint(v.b, r.Value)
+	case protowire.Fixed32Type:
+		var u uint32
+		u, _, c = wire.Fixed32(v.b, r.Value)
+		e.bits = uint64(u)
+	case protowire.Fixed64Type:
+		e.bits, _, c = wire.Fixed64(v.b, r.Value)
+	default:
+		e.raw = r.Payload(v.b)
+	}
+	if c != 0 {
+		return Elem{}, &Error{Offset: v.base + r.Value, Path: pathPrefix(p, n), Code: c}
+	}
+	return e, nil
+}
+
+// message returns the merge of every live record of message field f: the
+// record itself when there is one, their concatenation when it is split.
+func (v Value) message(f *Field, p Path, n int) (Value, bool, error) {
+	first, count, err := v.messageSpans(f, nil)
+	if err != nil {
+		return Value{}, false, wrapWire(err, v.base, p, n)
+	}
+	switch count {
+	case 0:
+		return Value{t: f.Message}, false, nil
+	case 1:
+		return v.sub(f.Message, first.Value, first.ValueEnd), true, nil
+	}
+	buf := make([]byte, 0, len(v.b))
+	_, _, _ = v.messageSpans(f, &buf)
+	return Value{t: f.Message, b: buf, base: v.base + first.Value}, true, nil
+}
+
+// messageSpans counts the live records of message field f and returns the
+// first; with buf, it also appends their payloads to *buf.
+func (v Value) messageSpans(f *Field, buf *[]byte) (wire.Field, int, error) {
+	it := v.iter()
+	var first wire.Field
+	count := 0
+	for it.Next() {
+		r := it.Field()
+		if r.Num == f.Num && r.Type == f.WireType {
+			if count == 0 {
+				first = r
+			}
+			count++
+			if buf != nil {
+				*buf = append(*buf, r.Payload(v.b)...)
+			}
+		} else if count > 0 && v.sibling(f, r.Num, r.Type) {
+			count = 0
+			if buf != nil {
+				*buf = (*buf)[:0]
+			}
+		}
+	}
+	return first, count, it.Err()
+}

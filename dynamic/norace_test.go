@@ -1,0 +1,5 @@
+//go:build !race
+
+package dynamic_test
+
+const raceEnabled = false
