@@ -34,8 +34,12 @@ func openInput(data string, stdin io.Reader) (*messageReader, func(), error) {
 	default:
 		r = strings.NewReader(data)
 	}
+	return newMessageReader(r), closer, nil
+}
+
+func newMessageReader(r io.Reader) *messageReader {
 	li := &lineIndex{r: r}
-	return &messageReader{dec: json.NewDecoder(li), lines: li}, closer, nil
+	return &messageReader{dec: json.NewDecoder(li), lines: li}
 }
 
 // next returns the next JSON value, or io.EOF when the input ends.
