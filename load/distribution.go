@@ -1,6 +1,10 @@
 package load
 
-import "time"
+import (
+	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+)
 
 // StandardPercentiles returns the percentiles reports show: 10, 25, 50, 75,
 // 90, 95, 99, 99.9, 99.99, 99.999 and 100 (the max).
@@ -73,7 +77,10 @@ func (h *Histogram) Spectrum(ticksPerHalf int) []SpectrumPoint {
 // Geometry describes a Histogram's buckets, as HdrHistogram reports them
 // under a percentile spectrum.
 func (h *Histogram) Geometry() (buckets, subBuckets int) {
-	src := h.h
+	var src *hdr.Histogram
+	if h != nil {
+		src = h.h
+	}
 	if src == nil {
 		src = newHDR()
 	}

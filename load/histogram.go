@@ -138,7 +138,10 @@ func (h *Histogram) Equal(o *Histogram) bool {
 // "HISTFAAA..." strings of HdrHistogram interval logs). Values are in
 // microseconds. The encoding is exact: UnmarshalText restores every count.
 func (h *Histogram) MarshalText() ([]byte, error) {
-	src := h.h
+	var src *hdr.Histogram
+	if h != nil {
+		src = h.h
+	}
 	if src == nil {
 		src = newHDR()
 	}

@@ -1,0 +1,87 @@
+package report
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/rpckit/rpckit/load"
+)
+
+// seriesHeader returns the columns of WriteSeriesCSV.
+func seriesHeader() []string {
+	return []string{
+		"second", "at_ms", "length_ms", "calls", "errors", "not_sent", "rps",
+		"p50_ms", "p90_ms", "p99_ms", "max_ms",
+	}
+}
+
+// WriteSeriesCSV writes r's time series, one row per interval (normally a
+// second) after a header row:
+//
+//	second     index of the interval, from 0
+//	at_ms      start, from the end of warm-up
+//	length_ms  length of the interval
+//	calls, errors, not_sent   counts in the interval
+//	rps        calls per second that ended in the interval
+//	p50_ms, p90_ms, p99_ms, max_ms   corrected latency of those calls
+func WriteSeriesCSV(w io.Writer, r *load.Result) error {
+	cw := csv.NewWriter(w)
+	_ = cw.Write(seriesHeader())
+	for i, p := range r.Series {
+		_ = cw.Write([]string{
+			strconv.Itoa(i), fmtMS(p.At), fmtMS(p.Length),
+			itoa(p.Calls), itoa(p.Errors), itoa(p.NotSent), fmtFloat(p.Rate(), 2),
+			fmtMS(p.P50), fmtMS(p.P90), fmtMS(p.P99), fmtMS(p.Max),
+		})
+	}
+	return flushCSV(cw)
+}
+
+// summaryHeader returns the columns of WriteSummaryCSV.
+func summaryHeader() []string {
+	return []string{
+		"name", "offered_rps", "duration_ms", "calls", "errors", "error_rate", "not_sent", "cut_off", "rps",
+		"min_ms", "mean_ms", "stddev_ms", "p50_ms", "p90_ms", "p99_ms", "p99.9_ms", "max_ms",
+		"service_p50_ms", "service_p99_ms", "max_lag_ms",
+	}
+}
+
+// WriteSummaryCSV writes one row for the whole run, named "total", then
+// one per step of a ramp, named "step 1", "step 2"..., after a header row.
+// Latencies are corrected ones except the service_ columns; error_rate is
+// a fraction from 0 to 1.
+func WriteSummaryCSV(w io.Writer, r *load.Result) error {
+	cw := csv.NewWriter(w)
+	_ = cw.Write(summaryHeader())
+	_ = cw.Write(summaryRow("total", r))
+	for i, s := range r.Steps {
+		_ = cw.Write(summaryRow(fmt.Sprintf("step %d", i+1), s))
+	}
+	return flushCSV(cw)
+}
+
+func summaryRow(name string, r *load.Result) []string {
+	c, s := r.Corrected, r.Service
+	return []string{
+		name, fmtFloat(r.Offered, 2), fmtMS(r.Duration), itoa(r.Calls), itoa(r.Errors),
+		fmtFloat(r.ErrorRate(), 6), itoa(r.NotSent), itoa(r.CutOff), fmtFloat(r.Rate(), 2),
+		fmtMS(c.Min()), fmtMS(c.Mean()), fmtMS(c.StdDev()), fmtMS(c.Percentile(50)),
+		fmtMS(c.Percentile(90)), fmtMS(c.Percentile(99)), fmtMS(c.Percentile(99.9)), fmtMS(c.Max()),
+		fmtMS(s.Percentile(50)), fmtMS(s.Percentile(99)), fmtMS(r.MaxLag),
+	}
+}
+
+func itoa(n int64) string {
+	return strconv.FormatInt(n, 10)
+}
+
+// flushCSV flushes cw and reports the first write error.
+func flushCSV(cw *csv.Writer) error {
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return fmt.Errorf("report: write csv: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,14 @@
+// Package report renders load Results: a console summary in the shape of
+// ghz's with wrk2's detailed percentile spectrum, JSON, CSV, HdrHistogram
+// interval logs (written, read and merged), SLO verdicts with the capacity
+// and knee of a ramp, and side-by-side comparisons.
+//
+// Units: JSON and CSV give durations as float milliseconds, in fields and
+// columns named with an "_ms" suffix, and rates as calls per second
+// ("_rps"). HdrHistogram logs hold microsecond values, as wrk2's do, with
+// each interval's max in milliseconds.
+//
+// report may import the standard library, rpckit's load package and
+// hdrhistogram-go; its exported API uses standard library and load types
+// only.
+package report

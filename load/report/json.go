@@ -1,0 +1,208 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/rpckit/rpckit/load"
+)
+
+// The JSON form of a Result. Field names are stable and snake_case;
+// durations are float milliseconds ("_ms"), rates calls per second
+// ("_rps"), error_rate a fraction from 0 to 1. Each latency block carries
+// its histogram in HdrHistogram's compressed V2 encoding (base64, µs
+// values), which ReadJSON uses to restore the Result exactly; the other
+// latency figures are derived from it and ignored on reading.
+type jsonResult struct {
+	Start      time.Time        `json:"start"`
+	DurationMS float64          `json:"duration_ms"`
+	OfferedRPS float64          `json:"offered_rps"`
+	RPS        float64          `json:"rps"`
+	Calls      int64            `json:"calls"`
+	Errors     int64            `json:"errors"`
+	ErrorRate  float64          `json:"error_rate"`
+	NotSent    int64            `json:"not_sent"`
+	CutOff     int64            `json:"cut_off"`
+	Codes      map[string]int64 `json:"codes"`
+	Messages   map[string]int64 `json:"messages"`
+	MaxLagMS   float64          `json:"max_lag_ms"`
+	MeanLagMS  float64          `json:"mean_lag_ms"`
+	Latency    *jsonLatency     `json:"latency"`
+	Service    *jsonLatency     `json:"service"`
+	Extra      *jsonLatency     `json:"extra,omitempty"`
+	Series     []jsonPoint      `json:"series,omitempty"`
+	Steps      []*jsonResult    `json:"steps,omitempty"`
+}
+
+type jsonLatency struct {
+	Count       int64            `json:"count"`
+	MinMS       float64          `json:"min_ms"`
+	MeanMS      float64          `json:"mean_ms"`
+	StdDevMS    float64          `json:"stddev_ms"`
+	MaxMS       float64          `json:"max_ms"`
+	Percentiles []jsonPercentile `json:"percentiles"`
+	Histogram   string           `json:"histogram"`
+}
+
+type jsonPercentile struct {
+	Percentile float64 `json:"percentile"`
+	MS         float64 `json:"ms"`
+}
+
+type jsonPoint struct {
+	AtMS     float64 `json:"at_ms"`
+	LengthMS float64 `json:"length_ms"`
+	Calls    int64   `json:"calls"`
+	Errors   int64   `json:"errors"`
+	NotSent  int64   `json:"not_sent"`
+	RPS      float64 `json:"rps"`
+	P50MS    float64 `json:"p50_ms"`
+	P90MS    float64 `json:"p90_ms"`
+	P99MS    float64 `json:"p99_ms"`
+	MaxMS    float64 `json:"max_ms"`
+}
+
+// WriteJSON writes r as one indented JSON object (see the package doc for
+// units).
+func WriteJSON(w io.Writer, r *load.Result) error {
+	jr, err := toJSON(r)
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(jr); err != nil {
+		return fmt.Errorf("report: write json: %w", err)
+	}
+	return nil
+}
+
+func toJSON(r *load.Result) (*jsonResult, error) {
+	jr := &jsonResult{
+		Start: r.Start, DurationMS: ms(r.Duration), OfferedRPS: r.Offered, RPS: r.Rate(),
+		Calls: r.Calls, Errors: r.Errors, ErrorRate: r.ErrorRate(), NotSent: r.NotSent, CutOff: r.CutOff,
+		Codes: nonNil(r.Codes), Messages: nonNil(r.Messages),
+		MaxLagMS: ms(r.MaxLag), MeanLagMS: ms(r.MeanLag),
+	}
+	var err error
+	if jr.Latency, err = latencyJSON(r.Corrected); err != nil {
+		return nil, err
+	}
+	if jr.Service, err = latencyJSON(r.Service); err != nil {
+		return nil, err
+	}
+	if r.Extra.Count() > 0 {
+		if jr.Extra, err = latencyJSON(r.Extra); err != nil {
+			return nil, err
+		}
+	}
+	for _, p := range r.Series {
+		jr.Series = append(jr.Series, pointJSON(p))
+	}
+	for _, s := range r.Steps {
+		js, err := toJSON(s)
+		if err != nil {
+			return nil, err
+		}
+		jr.Steps = append(jr.Steps, js)
+	}
+	return jr, nil
+}
+
+func nonNil(m map[string]int64) map[string]int64 {
+	if m == nil {
+		return map[string]int64{}
+	}
+	return m
+}
+
+func latencyJSON(h *load.Histogram) (*jsonLatency, error) {
+	if h == nil {
+		h = load.NewHistogram()
+	}
+	enc, err := h.MarshalText()
+	if err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	jl := &jsonLatency{
+		Count: h.Count(), MinMS: ms(h.Min()), MeanMS: ms(h.Mean()), StdDevMS: ms(h.StdDev()),
+		MaxMS: ms(h.Max()), Histogram: string(enc),
+	}
+	for _, p := range h.Percentiles(load.StandardPercentiles()) {
+		jl.Percentiles = append(jl.Percentiles, jsonPercentile{Percentile: p.Percentile, MS: ms(p.Value)})
+	}
+	return jl, nil
+}
+
+func pointJSON(p load.Point) jsonPoint {
+	return jsonPoint{
+		AtMS: ms(p.At), LengthMS: ms(p.Length), Calls: p.Calls, Errors: p.Errors, NotSent: p.NotSent,
+		RPS: p.Rate(), P50MS: ms(p.P50), P90MS: ms(p.P90), P99MS: ms(p.P99), MaxMS: ms(p.Max),
+	}
+}
+
+// ReadJSON reads a Result written by WriteJSON. Histograms are restored
+// exactly, so Results read from several files merge (load.Merge) into
+// exact percentiles.
+func ReadJSON(rd io.Reader) (*load.Result, error) {
+	var jr jsonResult
+	dec := json.NewDecoder(rd)
+	if err := dec.Decode(&jr); err != nil {
+		return nil, fmt.Errorf("report: read json: %w", err)
+	}
+	r, err := fromJSON(&jr)
+	if err != nil {
+		return nil, fmt.Errorf("report: read json: %w", err)
+	}
+	return r, nil
+}
+
+func fromJSON(jr *jsonResult) (*load.Result, error) {
+	r := &load.Result{
+		Start: jr.Start, Duration: fromMS(jr.DurationMS), Offered: jr.OfferedRPS,
+		Calls: jr.Calls, Errors: jr.Errors, NotSent: jr.NotSent, CutOff: jr.CutOff,
+		Codes: nonNil(jr.Codes), Messages: nonNil(jr.Messages),
+		MaxLag: fromMS(jr.MaxLagMS), MeanLag: fromMS(jr.MeanLagMS),
+	}
+	var err error
+	if r.Corrected, err = histogramJSON(jr.Latency, "latency"); err != nil {
+		return nil, err
+	}
+	if r.Service, err = histogramJSON(jr.Service, "service"); err != nil {
+		return nil, err
+	}
+	if r.Extra, err = histogramJSON(jr.Extra, "extra"); err != nil {
+		return nil, err
+	}
+	for _, p := range jr.Series {
+		r.Series = append(r.Series, pointFromJSON(p))
+	}
+	for i, s := range jr.Steps {
+		st, err := fromJSON(s)
+		if err != nil {
+			return nil, fmt.Errorf("step %d: %w", i+1, err)
+		}
+		r.Steps = append(r.Steps, st)
+	}
+	return r, nil
+}
+
+func histogramJSON(jl *jsonLatency, field string) (*load.Histogram, error) {
+	h := load.NewHistogram()
+	if jl == nil || jl.Histogram == "" {
+		return h, nil
+	}
+	if err := h.UnmarshalText([]byte(jl.Histogram)); err != nil {
+		return nil, fmt.Errorf("%s histogram: %w", field, err)
+	}
+	return h, nil
+}
+
+func pointFromJSON(p jsonPoint) load.Point {
+	return load.Point{
+		At: fromMS(p.AtMS), Length: fromMS(p.LengthMS), Calls: p.Calls, Errors: p.Errors, NotSent: p.NotSent,
+		P50: fromMS(p.P50MS), P90: fromMS(p.P90MS), P99: fromMS(p.P99MS), Max: fromMS(p.MaxMS),
+	}
+}
