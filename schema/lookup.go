@@ -168,7 +168,7 @@ func SuggestSymbol(ctx context.Context, src Source, name string, err error) erro
 	if methods, lerr := Methods(ctx, src); lerr == nil {
 		candidates = append(candidates, methods...)
 	}
-	if files, lerr := src.Files(ctx); lerr == nil {
+	if files, lerr := AllFiles(ctx, src); lerr == nil {
 		candidates = append(candidates, typeNames(files)...)
 	}
 	return &NotFoundError{What: "symbol", Name: name, Suggestions: Closest(name, candidates, 3)}

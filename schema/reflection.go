@@ -117,19 +117,10 @@ func (r *ReflectionSource) findSymbol(ctx context.Context, name protoreflect.Ful
 	return findInFiles(r.reg, name)
 }
 
-// Files loads the files of every service the server lists and returns them.
-func (r *ReflectionSource) Files(ctx context.Context) (*protoregistry.Files, error) {
+// Files returns the files fetched so far, with their imports.
+func (r *ReflectionSource) Files(context.Context) (*protoregistry.Files, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	names, err := r.listServices(ctx)
-	if err != nil {
-		return nil, err
-	}
-	for _, name := range names {
-		if _, err := r.findSymbol(ctx, name); err != nil && !errors.Is(err, ErrNotFound) {
-			return nil, err
-		}
-	}
 	return r.reg, nil
 }
 

@@ -23,8 +23,24 @@ type Source interface {
 	// error wrapping ErrNotFound.
 	FindSymbol(ctx context.Context, name protoreflect.FullName) (protoreflect.Descriptor, error)
 	// Files returns a registry holding every file the source has loaded so
-	// far, with their dependencies.
+	// far, with their dependencies. A lazy source (reflection) may not have
+	// loaded them all; AllFiles does that.
 	Files(ctx context.Context) (*protoregistry.Files, error)
+}
+
+// AllFiles loads the files of every service src lists and returns the
+// registry of everything loaded.
+func AllFiles(ctx context.Context, src Source) (*protoregistry.Files, error) {
+	services, err := src.Services(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range services {
+		if _, err := src.FindSymbol(ctx, name); err != nil && !errors.Is(err, ErrNotFound) {
+			return nil, err
+		}
+	}
+	return src.Files(ctx)
 }
 
 // Merge returns a Source that asks each source in order: services are the
