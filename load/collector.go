@@ -4,6 +4,7 @@ import "time"
 
 // Progress is what a run reports about once a second while it goes on.
 type Progress struct {
+	Start   time.Time     // when measuring begins, after warm-up
 	Elapsed time.Duration // since the run started, warm-up included
 	Warmup  bool          // still warming up: nothing is measured yet
 
@@ -74,7 +75,7 @@ func (c *collector) warmup(t *time.Timer) bool {
 		if !c.sleep(t, next) {
 			return false
 		}
-		c.report(Progress{Elapsed: next.Sub(c.r.start), Warmup: true})
+		c.report(Progress{Start: c.r.measureStart, Elapsed: next.Sub(c.r.start), Warmup: true})
 	}
 	return true
 }
@@ -156,6 +157,7 @@ func (c *collector) point(now time.Time, calls, errors, notSent int64) Point {
 
 func (c *collector) progress(now time.Time, p Point) Progress {
 	return Progress{
+		Start:    c.r.measureStart,
 		Elapsed:  now.Sub(c.r.start),
 		Calls:    c.calls,
 		Errors:   c.errors,

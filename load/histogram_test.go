@@ -1,6 +1,8 @@
 package load
 
 import (
+	"context"
+	"errors"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -156,5 +158,30 @@ func TestCountLabelBounded(t *testing.T) {
 	}
 	if len(m) != 11 || m[OtherLabel] != 190 {
 		t.Errorf("labels = %d, other = %d; want 11, 190", len(m), m[OtherLabel])
+	}
+}
+
+// TestFinishAllocs checks the whole recording path of a call, from the
+// target's return to the shard, does not allocate.
+func TestFinishAllocs(t *testing.T) {
+	opts, err := Options{Pacer: Constant{Rate: 1}, Code: func(error) string { return "UNAVAILABLE" }}.withDefaults()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newRun(context.Background(), opts, func(context.Context) error { return nil })
+	defer r.cutCalls()
+	s := r.shards[0]
+	now := time.Now()
+	c := sample{phase: 0, intended: now, sent: now, done: now.Add(time.Millisecond)}
+	errFixed := errors.New("unavailable")
+	r.finish(s, &c, errFixed)
+	r.finish(s, &c, nil)
+	for _, err := range []error{nil, errFixed} {
+		if n := testing.AllocsPerRun(1000, func() {
+			s.begin()
+			r.finish(s, &c, err)
+		}); n != 0 {
+			t.Errorf("finish(%v) allocates %v times", err, n)
+		}
 	}
 }

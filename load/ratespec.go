@@ -97,10 +97,11 @@ func stepRates(spec string, from, to, by float64) ([]float64, error) {
 	if (to-from)*by < 0 {
 		return nil, fmt.Errorf("load: rate %q: step %g moves away from %g", spec, by, to)
 	}
-	n := int(math.Floor((to-from)/by+1e-9)) + 1
-	if n > maxSteps {
-		return nil, fmt.Errorf("load: rate %q: %d steps, more than %d", spec, n, maxSteps)
+	steps := math.Floor((to-from)/by+1e-9) + 1
+	if !(steps <= maxSteps) {
+		return nil, fmt.Errorf("load: rate %q: %g steps, more than %d", spec, steps, maxSteps)
 	}
+	n := int(steps)
 	rates := make([]float64, 0, n)
 	for k := range n {
 		if r := from + float64(k)*by; r > 0 {
