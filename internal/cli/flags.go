@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"encoding/base64"
-	"fmt"
 	"os"
 	"regexp"
 	"strings"
@@ -169,4 +168,3 @@ func argsBetween(lo, hi int) cobra.PositionalArgs {
 	}
 }
 
-func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }
