@@ -64,8 +64,15 @@ type jsonPoint struct {
 	MaxMS    float64 `json:"max_ms"`
 }
 
-// WriteJSON writes r as one indented JSON object (see the package doc for
-// units).
+// WriteJSON writes r as one indented JSON object. Top-level fields: start
+// (RFC 3339), duration_ms, offered_rps, rps, calls, errors, error_rate (0
+// to 1), not_sent, cut_off, codes and messages (label to count),
+// max_lag_ms, mean_lag_ms; latency (corrected) and service, each with
+// count, min_ms, mean_ms, stddev_ms, max_ms, percentiles (the standard
+// list as {percentile, ms}) and histogram (compressed HdrHistogram, µs);
+// extra when targets recorded any; series (at_ms, length_ms, calls,
+// errors, not_sent, rps, p50_ms, p90_ms, p99_ms, max_ms per second); and
+// steps, each a result object of its own.
 func WriteJSON(w io.Writer, r *load.Result) error {
 	jr, err := toJSON(r)
 	if err != nil {
