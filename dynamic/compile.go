@@ -32,6 +32,7 @@ func (k *compiler) compile(md protoreflect.MessageDescriptor) *Type {
 	for i := range fds.Len() {
 		k.addField(t, k.field(t, fds.Get(i)))
 	}
+	t.buildTags()
 	return t
 }
 

@@ -204,7 +204,7 @@ func checkElem(t *testing.T, p string, e dynamic.Elem, want protoreflect.Value, 
 		if present {
 			w = want.Message()
 		}
-		if !proto.Equal(got, w.Interface()) {
+		if !sameMessage(got, w.Interface()) {
 			t.Fatalf("%s: message %v, want %v", p, got, w)
 		}
 	default:
@@ -310,4 +310,21 @@ func TestGetDifferential(t *testing.T) {
 			checkElem(t, s.name+": "+p, e, want, fd, present)
 		}
 	}
+}
+
+// sameMessage is proto.Equal that treats NaNs with the same bits as equal:
+// failing proto.Equal, it compares deterministic encodings of a and of b
+// converted to a's Go type.
+func sameMessage(a, b proto.Message) bool {
+	if proto.Equal(a, b) {
+		return true
+	}
+	opts := proto.MarshalOptions{Deterministic: true}
+	c := a.ProtoReflect().New().Interface()
+	if by, err := opts.Marshal(b); err != nil || proto.Unmarshal(by, c) != nil {
+		return false
+	}
+	x, err1 := opts.Marshal(a)
+	y, err2 := opts.Marshal(c)
+	return err1 == nil && err2 == nil && bytes.Equal(x, y)
 }

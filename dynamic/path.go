@@ -231,8 +231,12 @@ func (e *PathSyntaxError) Error() string {
 	return "dynamic: path " + strconv.Quote(e.Path) + ": offset " + strconv.Itoa(e.Offset) + ": " + e.Msg
 }
 
-func pathErr(s string, i int, msg string) error { return &PathSyntaxError{Path: s, Offset: i, Msg: msg} }
+func pathErr(s string, i int, msg string) error {
+	return &PathSyntaxError{Path: s, Offset: i, Msg: msg}
+}
 
 func isIdent(c byte) bool {
 	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }
+
+func itoa(i int) string { return strconv.Itoa(i) }

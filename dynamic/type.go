@@ -23,6 +23,7 @@ type Type struct {
 	sparse map[protowire.Number]*Field
 	byName map[string]*Field
 	byJSON map[string]*Field
+	tags   [128]tagOp
 }
 
 // Oneof is a real oneof of a Type.

@@ -188,8 +188,7 @@ func (it *Iter) Next() bool {
 	if it.off >= len(it.b) || it.err != nil {
 		return false
 	}
-	if f, ok := fastField(it.b, it.off); ok {
-		it.f, it.off = f, f.End
+	if it.fast() {
 		return true
 	}
 	f, err := ParseFieldDepth(it.b, it.off, it.depth)
@@ -201,6 +200,71 @@ func (it *Iter) Next() bool {
 	return true
 }
 
+// fast parses the common records in place (one-byte tags, lengths below
+// 16384) and leaves everything else to ParseField.
+func (it *Iter) fast() bool {
+	b, off := it.b, it.off
+	t := b[off]
+	if t >= 0x80 || t < 8 {
+		return false
+	}
+	p := off + 1
+	end := -1
+	val := p
+	switch protowire.Type(t & 7) {
+	case protowire.VarintType:
+		end = VarintEnd(b, p)
+	case protowire.BytesType:
+		val, end = LenSpan(b, p)
+	case protowire.Fixed64Type:
+		if len(b)-p >= 8 {
+			end = p + 8
+		}
+	case protowire.Fixed32Type:
+		if len(b)-p >= 4 {
+			end = p + 4
+		}
+	}
+	if end < 0 {
+		return false
+	}
+	it.f = Field{Num: protowire.Number(t >> 3), Type: protowire.Type(t & 7), Start: off, TagEnd: p, Value: val, ValueEnd: end, End: end}
+	it.off = end
+	return true
+}
+
+// VarintEnd returns the end of the varint at b[p:] when it is at most nine
+// bytes long and complete, or -1: a fast path for skipping, whose callers
+// fall back to Varint or ParseField for the rest.
+func VarintEnd(b []byte, p int) int {
+	for i := p; i < len(b) && i < p+9; i++ {
+		if b[i] < 0x80 {
+			return i + 1
+		}
+	}
+	return -1
+}
+
+// LenSpan returns the payload span of the length prefix at b[p:] when the
+// prefix takes one or two bytes and the payload fits, or end -1: a fast
+// path whose callers fall back to ParseField for the rest.
+func LenSpan(b []byte, p int) (int, int) {
+	if p >= len(b) {
+		return 0, -1
+	}
+	n, q := int(b[p]), p+1
+	if n >= 0x80 {
+		if q >= len(b) || b[q] >= 0x80 {
+			return 0, -1
+		}
+		n, q = n&0x7f|int(b[q])<<7, q+1
+	}
+	if n > len(b)-q {
+		return 0, -1
+	}
+	return q, q + n
+}
+
 // Field returns the current record.
 func (it *Iter) Field() Field { return it.f }
 
@@ -210,36 +274,3 @@ func (it *Iter) Offset() int { return it.off }
 // Err returns the error that stopped the iteration, if any.
 func (it *Iter) Err() error { return it.err }
 
-// fastField parses the common records (one-byte tags, short lengths,
-// one-byte varints) and leaves everything else to ParseField.
-func fastField(b []byte, off int) (Field, bool) {
-	if len(b)-off < 2 {
-		return Field{}, false
-	}
-	t := b[off]
-	if t >= 0x80 || t < 8 {
-		return Field{}, false
-	}
-	num, typ := protowire.Number(t>>3), protowire.Type(t&7)
-	p := off + 1
-	switch typ {
-	case protowire.VarintType:
-		if b[p] < 0x80 {
-			return Field{num, typ, off, p, p, p + 1, p + 1}, true
-		}
-	case protowire.BytesType:
-		n := int(b[p])
-		if n < 0x80 && n <= len(b)-p-1 {
-			return Field{num, typ, off, p, p + 1, p + 1 + n, p + 1 + n}, true
-		}
-	case protowire.Fixed64Type:
-		if len(b)-p >= 8 {
-			return Field{num, typ, off, p, p, p + 8, p + 8}, true
-		}
-	case protowire.Fixed32Type:
-		if len(b)-p >= 4 {
-			return Field{num, typ, off, p, p, p + 4, p + 4}, true
-		}
-	}
-	return Field{}, false
-}

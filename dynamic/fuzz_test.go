@@ -1,0 +1,83 @@
+package dynamic_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/rpckit/rpckit/dynamic"
+	fixturev1 "github.com/rpckit/rpckit/internal/gen/rpckit/fixture/v1"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/dynamicpb"
+)
+
+// fuzzSeeds adds the corpus and the bad inputs as seeds.
+func fuzzSeeds(f *testing.F) {
+	for _, s := range corpus(f, 4) {
+		if s.m.Descriptor() == richType.Desc {
+			f.Add(s.b)
+		}
+	}
+	for _, tc := range badInputs {
+		if len(tc.b) < 1024 {
+			f.Add(tc.b)
+		}
+	}
+}
+
+// FuzzValidate holds Validate against proto.Unmarshal: both accept the
+// same bytes. The reference is generated code, whose decoder is protobuf-go's
+// fast path; dynamicpb's reflective decoder panics on some malformed map
+// entries.
+func FuzzValidate(f *testing.F) {
+	fuzzSeeds(f)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		err := dynamic.Validate(richType, b)
+		perr := proto.Unmarshal(b, new(fixturev1.Rich))
+		if (err == nil) != (perr == nil) {
+			t.Fatalf("Validate: %v; proto.Unmarshal: %v", err, perr)
+		}
+		if e, ok := err.(*dynamic.Error); ok && (e.Offset < 0 || e.Offset > len(b)) {
+			t.Fatalf("error offset %d outside 0..%d", e.Offset, len(b))
+		}
+	})
+}
+
+// unmarshalGuarded is proto.Unmarshal that turns the panics of dynamicpb's
+// reflective decoder on some malformed map entries into an error.
+func unmarshalGuarded(b []byte, m proto.Message) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("proto.Unmarshal panics: %v", r)
+		}
+	}()
+	if err := proto.Unmarshal(b, new(fixturev1.Rich)); err != nil {
+		return err
+	}
+	return proto.Unmarshal(b, m)
+}
+
+// FuzzGet reads every path protobuf-go sees in valid input and compares;
+// on any input Get must not panic.
+func FuzzGet(f *testing.F) {
+	fuzzSeeds(f)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		v := dynamic.NewValue(richType, b)
+		m := dynamicpb.NewMessage(richType.Desc)
+		if unmarshalGuarded(b, m) != nil {
+			for _, p := range []string{"f_string", "child.f_leaf.name", "r_leaf[1].values[2]", `m_leaf["a"].id`, "m_int32[1]", "c_leaf.next"} {
+				_, _ = v.Get(mustPath(t, p))
+			}
+			return
+		}
+		var paths []string
+		pathsOf(m, "", 0, &paths)
+		for _, p := range paths {
+			e, err := v.Get(mustPath(t, p))
+			if err != nil {
+				t.Fatalf("Get(%q): %v", p, err)
+			}
+			want, fd, present := truth(m, p)
+			checkElem(t, p, e, want, fd, present)
+		}
+	})
+}

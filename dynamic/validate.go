@@ -1,0 +1,187 @@
+package dynamic
+
+import (
+	"github.com/rpckit/rpckit/wire"
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// DefaultMaxDepth is the message nesting limit of Validate and the DOM,
+// protobuf-go's default recursion limit.
+const DefaultMaxDepth = wire.DefaultMaxDepth
+
+// ValidateOptions configures Validate. The zero value is the default.
+type ValidateOptions struct {
+	// MaxDepth limits the nesting of messages and groups;
+	// 0 means DefaultMaxDepth.
+	MaxDepth int
+}
+
+// Validate reports whether b is a well-formed message of Type t, as
+// protobuf-go would accept it: every record well-formed at every depth,
+// valid UTF-8 in strings that require it, nesting within the limit.
+func Validate(t *Type, b []byte) error { return ValidateOptions{}.Validate(t, b) }
+
+// Validate checks v's bytes; see the Validate function.
+func (v Value) Validate() error { return ValidateOptions{}.Validate(v.t, v.b) }
+
+// Validate reports whether b is a well-formed message of Type t.
+func (o ValidateOptions) Validate(t *Type, b []byte) error {
+	depth := o.MaxDepth
+	if depth <= 0 {
+		depth = DefaultMaxDepth
+	}
+	return validate(t, b, 0, depth)
+}
+
+// validate checks b as a message of t; base is b's offset in the bytes
+// the caller handed in. The loop handles one-byte tags by table and leaves
+// the rest, and every error but those inside sub-messages, to validateSlow.
+func validate(t *Type, b []byte, base, depth int) error {
+	for p := 0; p < len(b); {
+		next := -1
+		if c := b[p]; c < 0x80 {
+			var err error
+			if next, err = validateFast(t, b, p, base, depth); err != nil {
+				return err
+			}
+		}
+		if next < 0 {
+			var err error
+			if next, err = validateSlow(t, b, p, base, depth); err != nil {
+				return err
+			}
+		}
+		p = next
+	}
+	return nil
+}
+
+// validateFast validates the record at p, whose tag is one byte, and
+// returns its end, or -1 to hand the record to validateSlow.
+func validateFast(t *Type, b []byte, p, base, depth int) (int, error) {
+	op := &t.tags[b[p]]
+	switch op.op {
+	case opVarint:
+		return wire.VarintEnd(b, p+1), nil
+	case opFixed32:
+		if len(b)-p >= 5 {
+			return p + 5, nil
+		}
+	case opFixed64:
+		if len(b)-p >= 9 {
+			return p + 9, nil
+		}
+	case opBytes, opUTF8, opPacked:
+		q, end := wire.LenSpan(b, p+1)
+		if end >= 0 && payloadOK(op, b[q:end]) {
+			return end, nil
+		}
+	case opMessage:
+		q, end := wire.LenSpan(b, p+1)
+		if end < 0 || depth <= 1 {
+			return -1, nil
+		}
+		if err := validate(op.f.Message, b[q:end], base+q, depth-1); err != nil {
+			r := wire.Field{Num: op.f.Num, Type: protowire.BytesType, Start: p, TagEnd: p + 1, Value: q, ValueEnd: end, End: end}
+			return -1, inField(err, t, b, op.f, r)
+		}
+		return end, nil
+	}
+	return -1, nil
+}
+
+// payloadOK reports whether a length-delimited payload passes its checks.
+func payloadOK(op *tagOp, b []byte) bool {
+	switch op.op {
+	case opUTF8:
+		return validUTF8(b)
+	case opPacked:
+		_, err := wire.CountPacked(b, 0, len(b), op.f.WireType)
+		return err == nil
+	}
+	return true
+}
+
+// validateSlow validates the record at b[p:] generically, naming the field
+// path of any error.
+func validateSlow(t *Type, b []byte, p, base, depth int) (int, error) {
+	r, err := wire.ParseFieldDepth(b, p, depth)
+	if err != nil {
+		return -1, wrapWire(err, base, nil, 0)
+	}
+	f := t.FieldByNumber(r.Num)
+	if f == nil || !f.accepts(r.Type) {
+		return r.End, nil
+	}
+	if err := validateField(f, b, r, base, depth); err != nil {
+		return -1, inField(err, t, b, f, r)
+	}
+	return r.End, nil
+}
+
+func validateField(f *Field, b []byte, r wire.Field, base, depth int) error {
+	switch {
+	case f.Message != nil:
+		if depth <= 1 {
+			return &Error{Offset: base + r.Start, Code: wire.CodeDepth}
+		}
+		return validate(f.Message, b[r.Value:r.ValueEnd], base+r.Value, depth-1)
+	case f.UTF8:
+		if !validUTF8(b[r.Value:r.ValueEnd]) {
+			return &Error{Offset: base + r.Value, Code: wire.CodeUTF8}
+		}
+	case f.Packable && r.Type == protowire.BytesType:
+		if _, err := wire.CountPacked(b, r.Value, r.ValueEnd, f.WireType); err != nil {
+			return wrapWire(err, base, nil, 0)
+		}
+	}
+	return nil
+}
+
+// inField prefixes the path of an error found inside record r of field f
+// of a message of t: the field's name, its list index or its map key.
+func inField(err error, t *Type, b []byte, f *Field, r wire.Field) error {
+	e, ok := err.(*Error)
+	if !ok {
+		return err
+	}
+	seg := f.Name + elementSuffix(t, b, f, r)
+	switch {
+	case e.Path == "":
+		e.Path = seg
+	case e.Path[0] == '[':
+		e.Path = seg + e.Path
+	default:
+		e.Path = seg + "." + e.Path
+	}
+	return e
+}
+
+// elementSuffix returns "[i]" or "[key]" for a record of a list or map.
+func elementSuffix(t *Type, b []byte, f *Field, r wire.Field) string {
+	v := Value{t: t, b: b}
+	switch {
+	case f.Map:
+		key, err := v.sub(f.Message, r.Value, r.ValueEnd).scalar(f.MapKey, nil, 0)
+		if err != nil {
+			return "[?]"
+		}
+		key.exists = true
+		return "[" + keyOf(key).String() + "]"
+	case f.List && f.isMessage():
+		return "[" + itoa(v.countBefore(f, r.Start)) + "]"
+	}
+	return ""
+}
+
+// countBefore counts the records of f that start before off.
+func (v Value) countBefore(f *Field, off int) int {
+	it := v.iter()
+	n := 0
+	for it.Next() && it.Field().Start < off {
+		if it.Field().Num == f.Num && f.accepts(it.Field().Type) {
+			n++
+		}
+	}
+	return n
+}
