@@ -273,4 +273,3 @@ func (it *Iter) Offset() int { return it.off }
 
 // Err returns the error that stopped the iteration, if any.
 func (it *Iter) Err() error { return it.err }
-

@@ -167,4 +167,3 @@ func argsBetween(lo, hi int) cobra.PositionalArgs {
 		return nil
 	}
 }
-
