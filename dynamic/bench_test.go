@@ -45,7 +45,7 @@ func benchCases(b *testing.B) []benchCase {
 		},
 		{
 			name: "Medium", msg: fixture.Medium(), deep: "header.meta.origin.port", edit: "header.meta.region",
-			keep:   []string{"id", "header.meta.origin", "statuses", "score", "counters"},
+			keep:   []string{"id", "header.meta.origin", "statuses", "score", "counters", "names"},
 			newMsg: func() proto.Message { return new(fixturev1.Medium) },
 			access: func(m proto.Message) any { return m.(*fixturev1.Medium).GetHeader().GetMeta().GetOrigin().GetPort() },
 			change: func(m proto.Message) { m.(*fixturev1.Medium).Header.Meta.Region = "us-east-2" },
@@ -54,7 +54,7 @@ func benchCases(b *testing.B) []benchCase {
 				s := m.(*fixturev1.Medium)
 				return &fixturev1.Medium{
 					Id: s.Id, Header: &fixturev1.Header{Meta: &fixturev1.Meta{Origin: s.Header.Meta.Origin}},
-					Statuses: s.Statuses, Score: s.Score, Counters: s.Counters,
+					Statuses: s.Statuses, Score: s.Score, Counters: s.Counters, Names: s.Names,
 				}
 			},
 			setWith: protoreflect.ValueOfString("us-east-2"),
@@ -137,6 +137,89 @@ func BenchmarkValidate(b *testing.B) {
 			b.SetBytes(int64(len(c.b)))
 			for b.Loop() {
 				if err := dynamic.Validate(t, c.b); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkSet(b *testing.B) {
+	for _, c := range benchCases(b) {
+		b.Run(c.name+"/generated", func(b *testing.B) {
+			for b.Loop() {
+				m := c.newMsg()
+				if err := proto.Unmarshal(c.b, m); err != nil {
+					b.Fatal(err)
+				}
+				c.change(m)
+				if _, err := proto.Marshal(m); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(c.name+"/dynamic", func(b *testing.B) {
+			v := dynamic.NewValue(typeOf(c.msg), c.b)
+			path := mustPath(b, c.edit)
+			dst := make([]byte, 0, 2*len(c.b))
+			for b.Loop() {
+				if _, err := v.Set(dst[:0], path, c.setWith); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkDelete(b *testing.B) {
+	for _, c := range benchCases(b) {
+		b.Run(c.name+"/generated", func(b *testing.B) {
+			for b.Loop() {
+				m := c.newMsg()
+				if err := proto.Unmarshal(c.b, m); err != nil {
+					b.Fatal(err)
+				}
+				c.erase(m)
+				if _, err := proto.Marshal(m); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(c.name+"/dynamic", func(b *testing.B) {
+			v := dynamic.NewValue(typeOf(c.msg), c.b)
+			path := mustPath(b, c.edit)
+			dst := make([]byte, 0, 2*len(c.b))
+			for b.Loop() {
+				if _, err := v.Delete(dst[:0], path); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkKeep(b *testing.B) {
+	for _, c := range benchCases(b) {
+		b.Run(c.name+"/generated", func(b *testing.B) {
+			for b.Loop() {
+				m := c.newMsg()
+				if err := proto.Unmarshal(c.b, m); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := proto.Marshal(c.subset(m)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(c.name+"/dynamic", func(b *testing.B) {
+			v := dynamic.NewValue(typeOf(c.msg), c.b)
+			fm, err := dynamic.NewFieldMask(typeOf(c.msg), c.keep...)
+			if err != nil {
+				b.Fatal(err)
+			}
+			dst := make([]byte, 0, len(c.b))
+			for b.Loop() {
+				if _, err := v.Keep(dst[:0], fm); err != nil {
 					b.Fatal(err)
 				}
 			}

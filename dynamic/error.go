@@ -52,6 +52,13 @@ var ErrNotFound = errors.New("dynamic: no such field")
 
 // wrapWire turns a wire error into an Error at base+offset on path.
 func wrapWire(err error, base int, p Path, n int) error {
+	if err == nil {
+		return nil
+	}
+	return wrapWireSlow(err, base, p, n)
+}
+
+func wrapWireSlow(err error, base int, p Path, n int) error {
 	var we *wire.Error
 	if errors.As(err, &we) {
 		return &Error{Offset: base + we.Offset, Path: pathPrefix(p, n), Code: we.Code}
