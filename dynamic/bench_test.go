@@ -226,3 +226,70 @@ func BenchmarkKeep(b *testing.B) {
 		})
 	}
 }
+
+func BenchmarkDOMLoad(b *testing.B) {
+	for _, c := range benchCases(b) {
+		b.Run(c.name+"/generated", func(b *testing.B) {
+			b.SetBytes(int64(len(c.b)))
+			for b.Loop() {
+				if err := proto.Unmarshal(c.b, c.newMsg()); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(c.name+"/dynamicpb", func(b *testing.B) {
+			md := c.msg.ProtoReflect().Descriptor()
+			b.SetBytes(int64(len(c.b)))
+			for b.Loop() {
+				if err := proto.Unmarshal(c.b, dynamicpb.NewMessage(md)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(c.name+"/dynamic", func(b *testing.B) {
+			var pool dynamic.DocPool
+			t := typeOf(c.msg)
+			b.SetBytes(int64(len(c.b)))
+			for b.Loop() {
+				d := pool.Get()
+				if err := d.Load(t, c.b); err != nil {
+					b.Fatal(err)
+				}
+				pool.Put(d)
+			}
+		})
+	}
+}
+
+func BenchmarkDOMSerialize(b *testing.B) {
+	for _, c := range benchCases(b) {
+		b.Run(c.name+"/generated", func(b *testing.B) {
+			m := c.newMsg()
+			if err := proto.Unmarshal(c.b, m); err != nil {
+				b.Fatal(err)
+			}
+			c.change(m)
+			dst := make([]byte, 0, 2*len(c.b))
+			b.SetBytes(int64(len(c.b)))
+			for b.Loop() {
+				if _, err := (proto.MarshalOptions{}).MarshalAppend(dst[:0], m); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(c.name+"/dynamic", func(b *testing.B) {
+			var d dynamic.Doc
+			if err := d.Load(typeOf(c.msg), c.b); err != nil {
+				b.Fatal(err)
+			}
+			if err := d.Set(mustPath(b, c.edit), c.setWith); err != nil {
+				b.Fatal(err)
+			}
+			dst := make([]byte, 0, 2*len(c.b))
+			b.SetBytes(int64(len(c.b)))
+			for b.Loop() {
+				_ = d.AppendTo(dst[:0])
+			}
+		})
+	}
+}

@@ -1,0 +1,234 @@
+package dynamic
+
+import (
+	"sync"
+
+	"github.com/rpckit/rpckit/wire"
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// Doc is a message loaded into a tree of nodes, one per record, that point
+// into the original bytes; sub-messages of known fields have their records
+// as children. Edits replace, add or drop nodes; serializing copies every
+// untouched subtree as one span and re-encodes only the messages on the way
+// to an edit. Reuse a Doc (or take one from a DocPool) and a steady state of
+// Load and AppendTo allocates nothing. A Doc is not safe for concurrent use.
+type Doc struct {
+	t        *Type
+	src      []byte
+	arena    []byte // bytes of records added by edits
+	nodes    []node
+	maxDepth int
+	scratch  [2][]int32 // live records of the levels of an edit, alternating
+}
+
+// node is one record; offsets are into src, or into arena for new nodes.
+type node struct {
+	f                          *Field // nil for unknown records
+	num                        protowire.Number
+	wt                         protowire.Type
+	start, tagEnd, val, valEnd int
+	end                        int
+	parent, first, last, next  int32 // -1 for none
+	dirty                      bool  // a descendant changed: re-encode
+	deleted                    bool
+	arena                      bool
+}
+
+// DocOptions configures loading. The zero value is the default.
+type DocOptions struct {
+	// MaxDepth limits message nesting; 0 means DefaultMaxDepth.
+	MaxDepth int
+}
+
+// NewDoc returns an empty Doc.
+func NewDoc() *Doc { return &Doc{} }
+
+// DocPool is a pool of Docs. The zero DocPool is ready to use.
+type DocPool struct{ p sync.Pool }
+
+// Get returns a Doc from the pool, or a new one.
+func (p *DocPool) Get() *Doc {
+	if d, ok := p.p.Get().(*Doc); ok {
+		return d
+	}
+	return NewDoc()
+}
+
+// Put resets d and returns it to the pool.
+func (p *DocPool) Put(d *Doc) {
+	d.Reset()
+	p.p.Put(d)
+}
+
+// Reset empties d, keeping its memory.
+func (d *Doc) Reset() {
+	d.t, d.src, d.arena, d.nodes = nil, nil, d.arena[:0], d.nodes[:0]
+}
+
+// Load loads the message of Type t in b; see DocOptions.Load.
+func (d *Doc) Load(t *Type, b []byte) error { return DocOptions{}.Load(d, t, b) }
+
+// Load loads the message of Type t in b into d, replacing its content.
+// The Doc refers to b, which must not change while d is in use.
+func (o DocOptions) Load(d *Doc, t *Type, b []byte) error {
+	d.Reset()
+	d.t, d.src, d.maxDepth = t, b, o.MaxDepth
+	if d.maxDepth <= 0 {
+		d.maxDepth = DefaultMaxDepth
+	}
+	d.nodes = append(d.nodes, node{f: nil, end: len(b), valEnd: len(b), parent: -1, first: -1, last: -1, next: -1})
+	if err := d.build(0, t, 0, len(b), d.maxDepth, false); err != nil {
+		d.Reset()
+		return err
+	}
+	return nil
+}
+
+// build adds the records of src[start:end] (arena[start:end] with arena
+// set), a message of t, as children of node parent.
+func (d *Doc) build(parent int32, t *Type, start, end, depth int, arena bool) error {
+	buf := d.src
+	if arena {
+		buf = d.arena
+	}
+	it := wire.NewIterAt(buf, start, end)
+	it.SetMaxDepth(depth)
+	for it.Next() {
+		r := it.Field()
+		f := t.FieldByNumber(r.Num)
+		if f != nil && !f.accepts(r.Type) {
+			f = nil
+		}
+		i := d.link(parent, node{f: f, num: r.Num, wt: r.Type, start: r.Start, tagEnd: r.TagEnd, val: r.Value, valEnd: r.ValueEnd, end: r.End, arena: arena})
+		if f == nil || f.Message == nil {
+			continue
+		}
+		if depth <= 1 {
+			return &Error{Offset: r.Start, Code: wire.CodeDepth}
+		}
+		if err := d.build(i, f.Message, r.Value, r.ValueEnd, depth-1, arena); err != nil {
+			return err
+		}
+	}
+	return wrapWire(it.Err(), 0, nil, 0)
+}
+
+// link appends n as the last child of parent and returns its index.
+func (d *Doc) link(parent int32, n node) int32 {
+	i := int32(len(d.nodes))
+	n.parent, n.first, n.last, n.next = parent, -1, -1, -1
+	d.nodes = append(d.nodes, n)
+	p := &d.nodes[parent]
+	if p.last < 0 {
+		p.first = i
+	} else {
+		d.nodes[p.last].next = i
+	}
+	p.last = i
+	return i
+}
+
+// AppendTo appends d's message to dst.
+func (d *Doc) AppendTo(dst []byte) []byte {
+	if len(d.nodes) == 0 {
+		return dst
+	}
+	if !d.nodes[0].dirty {
+		return append(dst, d.src...)
+	}
+	return d.appendChildren(dst, 0)
+}
+
+// Marshal returns d's message in a new slice.
+func (d *Doc) Marshal() []byte { return d.AppendTo(make([]byte, 0, len(d.src)+len(d.arena))) }
+
+func (d *Doc) appendChildren(dst []byte, i int32) []byte {
+	for c := d.nodes[i].first; c >= 0; c = d.nodes[c].next {
+		dst = d.appendNode(dst, c)
+	}
+	return dst
+}
+
+func (d *Doc) appendNode(dst []byte, i int32) []byte {
+	n := &d.nodes[i]
+	buf := d.bytesOf(n)
+	switch {
+	case n.deleted:
+		return dst
+	case !n.dirty:
+		return append(dst, buf[n.start:n.end]...)
+	case n.wt == protowire.StartGroupType:
+		dst = protowire.AppendTag(dst, n.num, protowire.StartGroupType)
+		dst = d.appendChildren(dst, i)
+		return protowire.AppendTag(dst, n.num, protowire.EndGroupType)
+	}
+	dst = append(dst, buf[n.start:n.tagEnd]...)
+	reserved := n.val - n.tagEnd
+	lenAt := len(dst)
+	var pad [10]byte
+	dst = append(dst, pad[:reserved]...)
+	dst = d.appendChildren(dst, i)
+	return endLen(dst, lenAt, reserved)
+}
+
+func (d *Doc) bytesOf(n *node) []byte {
+	if n.arena {
+		return d.arena
+	}
+	return d.src
+}
+
+// Type returns the Type of d's message.
+func (d *Doc) Type() *Type { return d.t }
+
+// Root returns the node of the whole message.
+func (d *Doc) Root() Node { return Node{d: d, i: 0} }
+
+// Node is one node of a Doc: a record, or the root message.
+type Node struct {
+	d *Doc
+	i int32
+}
+
+// Valid reports whether n is a node (not past the last child).
+func (n Node) Valid() bool { return n.d != nil && n.i >= 0 }
+
+// Field returns the node's field, nil for the root and unknown records.
+func (n Node) Field() *Field { return n.d.nodes[n.i].f }
+
+// Num returns the record's field number.
+func (n Node) Num() protowire.Number { return n.d.nodes[n.i].num }
+
+// FirstChild returns the first live record of a message node.
+func (n Node) FirstChild() Node { return n.d.live(n.d.nodes[n.i].first) }
+
+// Next returns the next live sibling.
+func (n Node) Next() Node { return n.d.live(n.d.nodes[n.i].next) }
+
+func (d *Doc) live(i int32) Node {
+	for i >= 0 && d.nodes[i].deleted {
+		i = d.nodes[i].next
+	}
+	return Node{d: d, i: i}
+}
+
+// Raw returns the record's bytes as loaded or added; nodes whose
+// descendants changed have no up-to-date bytes until serialized.
+func (n Node) Raw() []byte {
+	nd := &n.d.nodes[n.i]
+	return n.d.bytesOf(nd)[nd.start:nd.end]
+}
+
+// Value returns the record's value as a Value (for message nodes) over
+// the bytes as loaded.
+func (n Node) Value() Value {
+	nd := &n.d.nodes[n.i]
+	var t *Type
+	if nd.f != nil {
+		t = nd.f.Message
+	} else if n.i == 0 {
+		t = n.d.t
+	}
+	return Value{t: t, b: n.d.bytesOf(nd)[nd.val:nd.valEnd]}
+}
