@@ -1,12 +1,14 @@
 package dynamic_test
 
 import (
+	"bytes"
 	"fmt"
 	"testing"
 
 	"github.com/rpckit/rpckit/dynamic"
 	fixturev1 "github.com/rpckit/rpckit/internal/gen/rpckit/fixture/v1"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/dynamicpb"
 )
 
@@ -78,6 +80,70 @@ func FuzzGet(f *testing.F) {
 			}
 			want, fd, present := truth(m, p)
 			checkElem(t, p, e, want, fd, present)
+		}
+	})
+}
+
+// FuzzDoc loads any bytes into a Doc: when Load succeeds, serializing
+// gives the bytes back, and an edit gives what dynamicpb gives.
+func FuzzDoc(f *testing.F) {
+	fuzzSeeds(f)
+	del := mustPath(f, "f_leaf.name")
+	set := mustPath(f, `m_leaf["k"].id`)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var d dynamic.Doc
+		if err := d.Load(richType, b); err != nil {
+			return
+		}
+		if got := d.Marshal(); !bytes.Equal(got, b) {
+			t.Fatalf("round trip differs")
+		}
+		m := dynamicpb.NewMessage(richType.Desc)
+		if unmarshalGuarded(b, m) != nil {
+			return
+		}
+		val := protoreflect.ValueOfInt64(42)
+		if d.Delete(del) != nil || d.Set(set, val) != nil {
+			t.Fatalf("edits fail on valid input")
+		}
+		refEdit(m, del, protoreflect.Value{}, true)
+		refEdit(m, set, val, false)
+		got := dynamicpb.NewMessage(richType.Desc)
+		if err := proto.Unmarshal(d.Marshal(), got); err != nil || !sameMessage(got, m) {
+			t.Fatalf("edited Doc: %v, %v; want %v", got, err, m)
+		}
+	})
+}
+
+// FuzzEdit runs Set, Delete, Keep and Mask over any bytes: no panics, and
+// on valid input the results match dynamicpb.
+func FuzzEdit(f *testing.F) {
+	fuzzSeeds(f)
+	fm, err := dynamic.NewFieldMask(richType, "f_leaf.name", "r_leaf.values", "m_leaf.id", "c_leaf", "child.f_int32")
+	if err != nil {
+		f.Fatal(err)
+	}
+	set := mustPath(f, "child.r_int32[0]")
+	f.Fuzz(func(t *testing.T, b []byte) {
+		v := dynamic.NewValue(richType, b)
+		masked, merr := v.Mask(nil, fm)
+		kept, kerr := v.Keep(nil, fm)
+		edited, serr := v.Set(nil, set, protoreflect.ValueOfInt32(-5))
+		m := dynamicpb.NewMessage(richType.Desc)
+		if unmarshalGuarded(b, m) != nil {
+			return
+		}
+		if merr != nil || kerr != nil {
+			t.Fatalf("Mask: %v, Keep: %v on valid input", merr, kerr)
+		}
+		outs := [][]byte{masked, kept}
+		if serr == nil {
+			outs = append(outs, edited)
+		}
+		for _, out := range outs {
+			if err := unmarshalGuarded(out, dynamicpb.NewMessage(richType.Desc)); err != nil {
+				t.Fatalf("output does not parse: %v", err)
+			}
 		}
 	})
 }

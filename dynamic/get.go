@@ -79,18 +79,21 @@ func (v Value) container(f *Field) Elem {
 // scalar returns the last value of singular scalar f, unless a later member
 // of its oneof cleared it.
 func (v Value) scalar(f *Field, p Path, n int) (Elem, error) {
-	it := v.iter()
+	s := finder{b: v.b, num: f.Num}
 	var last wire.Field
 	found := false
-	for it.Next() {
-		r := it.Field()
-		if r.Num == f.Num && r.Type == f.WireType {
-			last, found = r, true
-		} else if found && v.sibling(f, r.Num, r.Type) {
+	for {
+		num, typ, ok := s.next()
+		if !ok {
+			break
+		}
+		if num == f.Num && typ == f.WireType {
+			last, found = s.r, true
+		} else if found && f.Oneof >= 0 && v.sibling(f, num, typ) {
 			found = false
 		}
 	}
-	if err := it.Err(); err != nil {
+	if err := s.err; err != nil {
 		return Elem{}, wrapWire(err, v.base, p, n)
 	}
 	if !found {
@@ -142,25 +145,28 @@ func (v Value) message(f *Field, p Path, n int) (Value, bool, error) {
 // messageSpans counts the live records of message field f and returns the
 // first; with buf, it also appends their payloads to *buf.
 func (v Value) messageSpans(f *Field, buf *[]byte) (wire.Field, int, error) {
-	it := v.iter()
+	s := finder{b: v.b, num: f.Num}
 	var first wire.Field
 	count := 0
-	for it.Next() {
-		r := it.Field()
-		if r.Num == f.Num && r.Type == f.WireType {
+	for {
+		num, typ, ok := s.next()
+		if !ok {
+			break
+		}
+		if num == f.Num && typ == f.WireType {
 			if count == 0 {
-				first = r
+				first = s.r
 			}
 			count++
 			if buf != nil {
-				*buf = append(*buf, r.Payload(v.b)...)
+				*buf = append(*buf, s.r.Payload(v.b)...)
 			}
-		} else if count > 0 && v.sibling(f, r.Num, r.Type) {
+		} else if count > 0 && f.Oneof >= 0 && v.sibling(f, num, typ) {
 			count = 0
 			if buf != nil {
 				*buf = (*buf)[:0]
 			}
 		}
 	}
-	return first, count, it.Err()
+	return first, count, s.err
 }

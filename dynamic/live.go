@@ -1,11 +1,6 @@
 package dynamic
 
-import (
-	"github.com/rpckit/rpckit/wire"
-	"google.golang.org/protobuf/reflect/protoreflect"
-)
-
-const protoreflectGroup = protoreflect.GroupKind
+import "github.com/rpckit/rpckit/wire"
 
 // liveness records, for one message, which records of oneof members are
 // dead (a later record of another member cleared them) and which singular

@@ -3,6 +3,7 @@ package dynamic
 import (
 	"github.com/rpckit/rpckit/wire"
 	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // Keep appends to dst v's message trimmed to the fields of fm, as
@@ -94,7 +95,7 @@ func rewriteChild(dst []byte, v Value, c *maskChild, split bool, r wire.Field, k
 		}
 		payload = merged
 	}
-	if f.Kind == protoreflectGroup {
+	if f.Kind == protoreflect.GroupKind {
 		dst = append(dst, v.b[r.Start:r.Value]...)
 		payload.t = f.Message
 		dst, err := trim(dst, payload, c.sub, keep)
