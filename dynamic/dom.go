@@ -27,8 +27,8 @@ type node struct {
 	f                          *Field // nil for unknown records
 	num                        protowire.Number
 	wt                         protowire.Type
-	start, tagEnd, val, valEnd int
-	end                        int
+	start, tagEnd, val, valEnd int32
+	end                        int32
 	parent, first, last, next  int32 // -1 for none
 	dirty                      bool  // a descendant changed: re-encode
 	deleted                    bool
@@ -77,7 +77,7 @@ func (o DocOptions) Load(d *Doc, t *Type, b []byte) error {
 	if d.maxDepth <= 0 {
 		d.maxDepth = DefaultMaxDepth
 	}
-	d.nodes = append(d.nodes, node{f: nil, end: len(b), valEnd: len(b), parent: -1, first: -1, last: -1, next: -1})
+	d.nodes = append(d.nodes, node{end: int32(len(b)), valEnd: int32(len(b)), parent: -1, first: -1, last: -1, next: -1})
 	if err := d.build(0, t, 0, len(b), d.maxDepth, false); err != nil {
 		d.Reset()
 		return err
@@ -92,15 +92,31 @@ func (d *Doc) build(parent int32, t *Type, start, end, depth int, arena bool) er
 	if arena {
 		buf = d.arena
 	}
-	it := wire.NewIterAt(buf, start, end)
-	it.SetMaxDepth(depth)
-	for it.Next() {
-		r := it.Field()
+	buf = buf[:end]
+	prev := d.nodes[parent].last
+	for off := start; off < end; {
+		r, ok := quickField(buf, off)
+		if !ok {
+			var err error
+			if r, err = wire.ParseFieldDepth(buf, off, depth); err != nil {
+				return wrapWire(err, 0, nil, 0)
+			}
+		}
+		off = r.End
 		f := t.FieldByNumber(r.Num)
 		if f != nil && !f.accepts(r.Type) {
 			f = nil
 		}
-		i := d.link(parent, node{f: f, num: r.Num, wt: r.Type, start: r.Start, tagEnd: r.TagEnd, val: r.Value, valEnd: r.ValueEnd, end: r.End, arena: arena})
+		i := int32(len(d.nodes))
+		d.nodes = append(d.nodes, nodeOf(r, f, arena))
+		n := &d.nodes[i]
+		n.parent, n.first, n.last, n.next = parent, -1, -1, -1
+		if prev < 0 {
+			d.nodes[parent].first = i
+		} else {
+			d.nodes[prev].next = i
+		}
+		d.nodes[parent].last, prev = i, i
 		if f == nil || f.Message == nil {
 			continue
 		}
@@ -111,7 +127,43 @@ func (d *Doc) build(parent int32, t *Type, start, end, depth int, arena bool) er
 			return err
 		}
 	}
-	return wrapWire(it.Err(), 0, nil, 0)
+	return nil
+}
+
+// quickField parses the record at off when its tag is one byte and its
+// value quick to skip.
+func quickField(b []byte, off int) (wire.Field, bool) {
+	t := b[off]
+	if t >= 0x80 || t < 8 {
+		return wire.Field{}, false
+	}
+	p, end, val := off+1, -1, off+1
+	switch protowire.Type(t & 7) {
+	case protowire.VarintType:
+		end = wire.VarintEnd(b, p)
+	case protowire.BytesType:
+		val, end = wire.LenSpan(b, p)
+	case protowire.Fixed64Type:
+		if len(b)-p >= 8 {
+			end = p + 8
+		}
+	case protowire.Fixed32Type:
+		if len(b)-p >= 4 {
+			end = p + 4
+		}
+	}
+	return wire.Field{Num: protowire.Number(t >> 3), Type: protowire.Type(t & 7), Start: off, TagEnd: p, Value: val, ValueEnd: end, End: end}, end >= 0
+}
+
+// nodeOf returns the node of record r.
+func nodeOf(r wire.Field, f *Field, arena bool) node {
+	return node{f: f, num: r.Num, wt: r.Type, start: int32(r.Start), tagEnd: int32(r.TagEnd),
+		val: int32(r.Value), valEnd: int32(r.ValueEnd), end: int32(r.End), arena: arena}
+}
+
+// record returns node n as a wire.Field.
+func (n *node) record() wire.Field {
+	return wire.Field{Num: n.num, Type: n.wt, Start: int(n.start), TagEnd: int(n.tagEnd), Value: int(n.val), ValueEnd: int(n.valEnd), End: int(n.end)}
 }
 
 // link appends n as the last child of parent and returns its index.
@@ -164,7 +216,7 @@ func (d *Doc) appendNode(dst []byte, i int32) []byte {
 		return protowire.AppendTag(dst, n.num, protowire.EndGroupType)
 	}
 	dst = append(dst, buf[n.start:n.tagEnd]...)
-	reserved := n.val - n.tagEnd
+	reserved := int(n.val - n.tagEnd)
 	lenAt := len(dst)
 	var pad [10]byte
 	dst = append(dst, pad[:reserved]...)

@@ -160,7 +160,7 @@ func (d *Doc) adopt(parent int32, start int, f *Field) (int32, error) {
 	if err != nil {
 		return -1, err
 	}
-	i := d.link(parent, node{f: f, num: r.Num, wt: r.Type, start: r.Start, tagEnd: r.TagEnd, val: r.Value, valEnd: r.ValueEnd, end: r.End, arena: true})
+	i := d.link(parent, nodeOf(r, f, true))
 	d.touch(parent)
 	if f != nil && f.Message != nil {
 		return i, d.build(i, f.Message, r.Value, r.ValueEnd, d.maxDepth, true)
@@ -179,7 +179,8 @@ func (d *Doc) addMessage(parent int32, f *Field) int32 {
 	d.arena = protowire.AppendTag(d.arena, f.Num, wt)
 	tagEnd := len(d.arena)
 	d.arena = append(d.arena, 0)
-	i := d.link(parent, node{f: f, num: f.Num, wt: wt, start: start, tagEnd: tagEnd, val: tagEnd + 1, valEnd: tagEnd + 1, end: tagEnd + 1, arena: true})
+	r := wire.Field{Num: f.Num, Type: wt, Start: start, TagEnd: tagEnd, Value: tagEnd + 1, ValueEnd: tagEnd + 1, End: tagEnd + 1}
+	i := d.link(parent, nodeOf(r, f, true))
 	d.touch(i)
 	return i
 }

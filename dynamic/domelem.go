@@ -59,7 +59,7 @@ func (d *Doc) elemCount(f *Field, i int32) (int, error) {
 	if !f.Packable || n.wt != protowire.BytesType {
 		return 1, nil
 	}
-	return wire.CountPacked(d.bytesOf(n), n.val, n.valEnd, f.WireType)
+	return wire.CountPacked(d.bytesOf(n), int(n.val), int(n.valEnd), f.WireType)
 }
 
 // replaceElem sets or removes element k of list record i.
@@ -73,8 +73,7 @@ func (e *docEdit) replaceElem(f *Field, i int32, k int) error {
 	w := editor{p: e.p, val: e.val, del: e.del}
 	enc := func(dst []byte) ([]byte, error) {
 		if f.Packable && n.wt == protowire.BytesType {
-			r := wire.Field{Num: n.num, Type: n.wt, Start: n.start, TagEnd: n.tagEnd, Value: n.val, ValueEnd: n.valEnd, End: n.end}
-			return w.packedRun(dst, Value{b: d.bytesOf(&n)}, f, r, k)
+			return w.packedRun(dst, Value{b: d.bytesOf(&n)}, f, n.record(), k)
 		}
 		return appendRecord(dst, f, e.val)
 	}
