@@ -47,9 +47,6 @@ func (e *PathError) Error() string {
 	return "dynamic: path " + strconv.Quote(e.Path) + ": " + e.Msg
 }
 
-// ErrNotFound is wrapped by a PathError naming a field the Type lacks.
-var ErrNotFound = errors.New("dynamic: no such field")
-
 // wrapWire turns a wire error into an Error at base+offset on path.
 func wrapWire(err error, base int, p Path, n int) error {
 	if err == nil {
