@@ -39,7 +39,7 @@ func Main(ctx context.Context, args []string, stdio Stdio) int {
 	if err == nil {
 		return 0
 	}
-	return report(stdio.Err, err)
+	return reportError(stdio.Err, err)
 }
 
 func newRoot(stdio Stdio) *cobra.Command {
@@ -66,6 +66,7 @@ with a colon in it is a target, one without is a service or symbol name.
 		newListCmd(stdio),
 		newDescribeCmd(stdio),
 		newHealthCmd(stdio),
+		newBenchCmd(stdio),
 	)
 	return root
 }
@@ -96,7 +97,7 @@ func (e *exitError) Error() string {
 
 func (e *exitError) Unwrap() error { return e.err }
 
-func report(w io.Writer, err error) int {
+func reportError(w io.Writer, err error) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {

@@ -1,7 +1,15 @@
 package cli_test
 
 import (
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"time"
+
 	"context"
+	"golang.org/x/net/http2"
+	"golang.org/x/net/http2/h2c"
 	"os"
 	"path/filepath"
 	"testing"
@@ -28,6 +36,8 @@ func TestMain(m *testing.M) {
 //	TLS     TLS (certificates in $WORK/certs: ca.pem, client.pem, client-key.pem)
 //	MTLS    TLS requiring a client certificate
 //	UNIX    a Unix socket target (unix:path)
+//	HTTP    http://127.0.0.1:port of an HTTP/1.1 and h2c server: /ok answers
+//	        200, /fail 503, anything else 404
 //
 // $WORK/test.protoset describes the fixture service, and
 // $WORK/protos/rpckit/test/v1/test.proto is its source.
@@ -59,6 +69,12 @@ func setupServers(env *testscript.Env) error {
 		env.Defer(srv.Stop)
 		env.Setenv(name, srv.Addr)
 	}
+	httpAddr, stop, err := startHTTP()
+	if err != nil {
+		return err
+	}
+	env.Defer(stop)
+	env.Setenv("HTTP", "http://"+httpAddr)
 	if err := copyFile("../../proto/rpckit/test/v1/test.proto", filepath.Join(mkdir(env, "protos/rpckit/test/v1"), "test.proto")); err != nil {
 		return err
 	}
@@ -77,4 +93,24 @@ func mkdir(env *testscript.Env, name string) string {
 	dir := filepath.Join(env.WorkDir, name)
 	_ = os.MkdirAll(dir, 0o755)
 	return dir
+}
+
+// startHTTP serves HTTP/1.1 and h2c on 127.0.0.1.
+func startHTTP() (string, func(), error) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/ok", func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"proto":%q}`, r.Proto)
+	})
+	mux.HandleFunc("/fail", func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "unavailable", http.StatusServiceUnavailable)
+	})
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	srv := &http.Server{Handler: h2c.NewHandler(mux, &http2.Server{}), ReadHeaderTimeout: 5 * time.Second}
+	go srv.Serve(lis)
+	return lis.Addr().String(), func() { srv.Close() }, nil
 }

@@ -20,21 +20,26 @@ type messageReader struct {
 
 // openInput interprets -d: a JSON text, @file, or @- for stdin.
 func openInput(data string, stdin io.Reader) (*messageReader, func(), error) {
-	var r io.Reader
-	closer := func() {}
+	r, closer, err := openRaw(data, stdin)
+	if err != nil {
+		return nil, nil, err
+	}
+	return newMessageReader(r), closer, nil
+}
+
+// openRaw opens a data argument: literal text, @file, or @- for stdin.
+func openRaw(data string, stdin io.Reader) (io.Reader, func(), error) {
 	switch {
 	case data == "@-":
-		r = stdin
+		return stdin, func() {}, nil
 	case strings.HasPrefix(data, "@"):
 		f, err := os.Open(data[1:])
 		if err != nil {
 			return nil, nil, fmt.Errorf("request data: %w", err)
 		}
-		r, closer = f, func() { f.Close() }
-	default:
-		r = strings.NewReader(data)
+		return f, func() { f.Close() }, nil
 	}
-	return newMessageReader(r), closer, nil
+	return strings.NewReader(data), func() {}, nil
 }
 
 func newMessageReader(r io.Reader) *messageReader {

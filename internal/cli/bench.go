@@ -1,0 +1,272 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/rpckit/rpckit/load"
+	"github.com/rpckit/rpckit/load/report"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// exitSLOFailed is bench's exit code when the run completed but missed its
+// SLO.
+const exitSLOFailed = 3
+
+// benchFlags bind the load options shared by every kind of target.
+type benchFlags struct {
+	rate        string
+	step        time.Duration
+	concurrency int
+	count       int64
+	duration    time.Duration
+	warmup      time.Duration
+	timeout     time.Duration
+	maxInFlight int
+
+	format   string
+	output   string
+	hdrLog   string
+	slo      string
+	spectrum bool
+	progress bool
+}
+
+func (f *benchFlags) register(fs *pflag.FlagSet) {
+	fs.StringVar(&f.rate, "rate", "", "open loop: calls/s, or `FROM:TO:+STEP` for a ramp (with --step)")
+	fs.DurationVar(&f.step, "step", 10*time.Second, "how long each rate of a ramp lasts")
+	fs.IntVarP(&f.concurrency, "concurrency", "c", 0, "closed loop: calls in flight (default 1; with --rate, the cap on calls in flight)")
+	fs.Int64VarP(&f.count, "count", "n", 0, "stop after this many measured calls")
+	fs.DurationVar(&f.duration, "duration", 0, "stop after this long, warm-up excluded (default 10s, or the ramp's length)")
+	fs.DurationVar(&f.warmup, "warmup", 0, "calls made before measuring starts, not counted")
+	fs.DurationVar(&f.timeout, "timeout", 20*time.Second, "deadline of each call")
+	fs.IntVar(&f.maxInFlight, "max-in-flight", 0, "open loop: calls in flight beyond which due calls are counted as not sent (default 10000)")
+	fs.StringVar(&f.format, "format", "text", "report format: text, json or csv")
+	fs.StringVarP(&f.output, "output", "o", "", "write the report to `file` instead of stdout")
+	fs.StringVar(&f.hdrLog, "hdr-log", "", "write an HdrHistogram interval log (µs; service time tagged 'service') to `file`")
+	fs.StringVar(&f.slo, "slo", "", "objectives such as 'p99<200ms,errors<0.1%'; exit 3 when missed")
+	fs.BoolVar(&f.spectrum, "spectrum", false, "add the detailed percentile spectrum to the text report")
+	fs.BoolVar(&f.progress, "progress", false, "print a progress line each second (default: when stderr is a terminal)")
+}
+
+func (f *benchFlags) options(cmd *cobra.Command) (load.Options, report.SLO, error) {
+	opts := load.Options{
+		Concurrency: f.concurrency, Count: f.count, Duration: f.duration,
+		Warmup: f.warmup, Timeout: f.timeout, MaxInFlight: f.maxInFlight,
+	}
+	if f.rate != "" {
+		pacer, err := load.ParseRate(f.rate, f.step)
+		if err != nil {
+			return opts, nil, usageError{err}
+		}
+		opts.Pacer = pacer
+		if f.concurrency > 0 && f.maxInFlight == 0 {
+			opts.MaxInFlight = f.concurrency
+		}
+	}
+	switch f.format {
+	case "text", "json", "csv":
+	default:
+		return opts, nil, usagef("--format %q: want text, json or csv", f.format)
+	}
+	var slo report.SLO
+	if f.slo != "" {
+		var err error
+		if slo, err = report.ParseSLO(f.slo); err != nil {
+			return opts, nil, usageError{err}
+		}
+	}
+	return opts, slo, nil
+}
+
+func newBenchCmd(stdio Stdio) *cobra.Command {
+	var bf benchFlags
+	var gf grpcBenchFlags
+	var hf httpBenchFlags
+	cmd := &cobra.Command{
+		Use:   "bench TARGET METHOD | bench URL",
+		Short: "Load-test a gRPC method or an HTTP endpoint",
+		Long: `Load-test a gRPC method (TARGET METHOD) or an HTTP endpoint (a http:// or
+https:// URL).
+
+Closed loop (the default): --concurrency calls in flight, back to back.
+Open loop: --rate N calls per second, each with an intended start time that
+latency is measured from, so a stalled server cannot hide its stalls
+(coordinated omission); --rate 50:400:+50 --step 30s ramps the rate. Latencies
+go into HdrHistograms over the whole run; the report gives the ghz-style
+summary, status codes and errors, and with --slo the verdicts (and for a ramp
+the capacity: the highest rate that met the SLO).
+
+Exit codes: 0 done (and the SLO met), 1 error, 2 usage, 3 the SLO was missed.`,
+		Example: `  rpckit bench --plaintext -c 48 --duration 10s 127.0.0.1:50051 rpckit.ranking.v1.Ranking/Rank -d '{"userId":"u1"}'
+  rpckit bench --plaintext --rate 100:1000:+100 --step 5s --warmup 5s --slo 'p99<200ms,errors<0.1%' 127.0.0.1:50051 pkg.Svc/Method
+  rpckit bench -c 16 -n 10000 --keepalive=false -X POST -d '{}' http://127.0.0.1:8080/v1/rank
+  rpckit bench merge a.hlog b.hlog
+  rpckit bench compare before.json after.json`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 && isURL(args[0]) || len(args) == 2 && !isURL(args[0]) {
+				return nil
+			}
+			return usagef("want TARGET METHOD for gRPC or a URL for HTTP, got %q", args)
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts, slo, err := bf.options(cmd)
+			if err != nil {
+				return err
+			}
+			var target load.Target
+			var cleanup func()
+			if isURL(args[0]) {
+				target, opts.Code, cleanup, err = hf.target(cmd, args[0], &bf)
+			} else {
+				target, opts.Code, cleanup, err = gf.target(cmd, stdio, args[0], args[1], &bf)
+			}
+			if err != nil {
+				return err
+			}
+			defer cleanup()
+			return runBench(cmd, stdio, &bf, opts, slo, target)
+		},
+	}
+	bf.register(cmd.Flags())
+	gf.register(cmd.Flags())
+	hf.register(cmd.Flags())
+	cmd.AddCommand(newBenchMergeCmd(stdio), newBenchCompareCmd(stdio))
+	return cmd
+}
+
+func isURL(s string) bool {
+	return strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://")
+}
+
+func runBench(cmd *cobra.Command, stdio Stdio, f *benchFlags, opts load.Options, slo report.SLO, target load.Target) error {
+	var hlog *hdrLogFile
+	if f.hdrLog != "" {
+		hlog = &hdrLogFile{path: f.hdrLog}
+		defer hlog.close()
+	}
+	showProgress := f.progress || !cmd.Flags().Changed("progress") && isTerminal(stdio.Err)
+	opts.Progress = func(p load.Progress) {
+		if hlog != nil {
+			hlog.write(p)
+		}
+		if showProgress {
+			printProgress(stdio.Err, p)
+		}
+	}
+	res, err := load.Run(cmd.Context(), opts, target)
+	if showProgress {
+		fmt.Fprintln(stdio.Err)
+	}
+	if err != nil && !errors.Is(err, context.Canceled) {
+		return err
+	}
+	if hlog != nil && hlog.err != nil {
+		return fmt.Errorf("--hdr-log: %w", hlog.err)
+	}
+	if err := writeReport(stdio, f, res, slo); err != nil {
+		return err
+	}
+	if err != nil {
+		return err // interrupted: the partial report is out, and says so
+	}
+	if slo != nil && !slo.Met(res) {
+		return &exitError{code: exitSLOFailed}
+	}
+	return nil
+}
+
+func printProgress(w io.Writer, p load.Progress) {
+	if p.Warmup {
+		fmt.Fprintf(w, "\rwarming up %s", p.Elapsed.Round(time.Second))
+		return
+	}
+	fmt.Fprintf(w, "\r%s  %d calls  %.0f/s  p99 %s  errors %d  not sent %d   ",
+		p.Elapsed.Round(time.Second), p.Calls, p.Rate, p.P99.Round(time.Microsecond), p.Errors, p.NotSent)
+}
+
+// writeReport writes the report in the chosen format, to --output or
+// stdout; a file is written whole or not at all.
+func writeReport(stdio Stdio, f *benchFlags, res *load.Result, slo report.SLO) error {
+	return writeOutput(stdio.Out, f.output, func(w io.Writer) error {
+		switch f.format {
+		case "json":
+			return report.WriteJSON(w, res)
+		case "csv":
+			return report.WriteSummaryCSV(w, res)
+		}
+		if err := report.WriteText(w, res, report.TextOptions{Spectrum: f.spectrum}); err != nil {
+			return err
+		}
+		if slo != nil {
+			return report.WriteVerdicts(w, res, slo)
+		}
+		return nil
+	})
+}
+
+// writeOutput runs write into path (through a temporary file renamed at
+// the end, so a failure leaves no partial file), or into stdout when path
+// is empty or "-".
+func writeOutput(stdout io.Writer, path string, write func(io.Writer) error) error {
+	if path == "" || path == "-" {
+		return write(stdout)
+	}
+	tmp, err := os.CreateTemp(dirOf(path), ".rpckit-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := write(tmp); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+func dirOf(path string) string {
+	if i := strings.LastIndexByte(path, '/'); i >= 0 {
+		return path[:i+1]
+	}
+	return "."
+}
+
+// hdrLogFile writes one interval a second as the run goes.
+type hdrLogFile struct {
+	path string
+	f    *os.File
+	w    *report.LogWriter
+	err  error
+}
+
+func (h *hdrLogFile) write(p load.Progress) {
+	if p.Warmup || h.err != nil || p.Corrected == nil {
+		return
+	}
+	if h.w == nil {
+		if h.f, h.err = os.Create(h.path); h.err != nil {
+			return
+		}
+		if h.w, h.err = report.NewLogWriter(h.f, p.Start); h.err != nil {
+			return
+		}
+	}
+	h.err = h.w.WriteInterval(p.Interval.At, p.Interval.Length, p.Corrected, p.Service)
+}
+
+func (h *hdrLogFile) close() {
+	if h.f != nil {
+		if err := h.f.Close(); err != nil && h.err == nil {
+			h.err = err
+		}
+	}
+}

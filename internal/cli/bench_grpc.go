@@ -1,0 +1,176 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync/atomic"
+	"time"
+
+	"github.com/rpckit/rpckit/invoke"
+	"github.com/rpckit/rpckit/load"
+	"github.com/rpckit/rpckit/schema"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+// grpcBenchFlags bind what a gRPC load test calls and how.
+type grpcBenchFlags struct {
+	conn        connFlags
+	schema      schemaFlags
+	data        string
+	connections int
+}
+
+func (f *grpcBenchFlags) register(fs *pflag.FlagSet) {
+	f.conn.register(fs)
+	f.schema.register(fs)
+	fs.StringVarP(&f.data, "data", "d", "", "request JSON (a sequence of objects for client and bidi streams), `@file` or @-")
+	fs.IntVar(&f.connections, "connections", 1, "gRPC connections, used in turn")
+}
+
+// grpcTarget is one call of any kind, with the requests encoded once.
+type grpcTarget struct {
+	conns  []*invoke.Conn
+	next   atomic.Uint64
+	method protoreflect.MethodDescriptor
+	reqs   [][]byte
+	md     metadata.MD
+}
+
+func (f *grpcBenchFlags) target(cmd *cobra.Command, stdio Stdio, target, method string, bf *benchFlags) (load.Target, func(error) string, func(), error) {
+	ctx := cmd.Context()
+	md, err := f.conn.callMetadata()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	s, err := open(ctx, target, &f.conn, &f.schema)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	t := &grpcTarget{conns: []*invoke.Conn{s.conn}, md: md}
+	cleanup := func() {
+		for _, c := range t.conns[1:] {
+			c.Close()
+		}
+		s.close()
+	}
+	if err := t.prepare(ctx, s, method, f.data, stdio); err != nil {
+		cleanup()
+		return nil, nil, nil, err
+	}
+	for i := 1; i < f.connections; i++ {
+		c, err := f.conn.dial(ctx, target)
+		if err != nil {
+			cleanup()
+			return nil, nil, nil, err
+		}
+		t.conns = append(t.conns, c)
+	}
+	return t.call, grpcCode, cleanup, nil
+}
+
+// prepare resolves the method and encodes its requests once.
+func (t *grpcTarget) prepare(ctx context.Context, s *session, method, data string, stdio Stdio) error {
+	md, err := schema.FindMethod(ctx, s.source, method)
+	if err != nil {
+		return err
+	}
+	t.method = md
+	codec, err := s.codec(ctx, invoke.JSONOptions{})
+	if err != nil {
+		return err
+	}
+	if data == "" {
+		data = "{}"
+	}
+	in, closeIn, err := openInput(data, stdio.In)
+	if err != nil {
+		return err
+	}
+	defer closeIn()
+	for {
+		raw, err := in.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		wire, err := codec.Encode(nil, md.Input(), raw)
+		if err != nil {
+			return fmt.Errorf("request %d: %w", in.n, err)
+		}
+		t.reqs = append(t.reqs, wire)
+	}
+	if !md.IsStreamingClient() && len(t.reqs) != 1 {
+		return fmt.Errorf("%s takes one request message; the data has %d", md.FullName(), len(t.reqs))
+	}
+	return nil
+}
+
+func (t *grpcTarget) conn() *invoke.Conn {
+	return t.conns[t.next.Add(1)%uint64(len(t.conns))]
+}
+
+// call makes one call; for streams, the whole stream, recording the
+// latency of each response message as it comes.
+func (t *grpcTarget) call(ctx context.Context) error {
+	if len(t.md) > 0 {
+		ctx = metadata.NewOutgoingContext(ctx, t.md)
+	}
+	c := t.conn()
+	if !t.method.IsStreamingClient() && !t.method.IsStreamingServer() {
+		_, err := c.Unary(ctx, t.method, t.reqs[0])
+		return err
+	}
+	start := time.Now()
+	st, err := c.NewStream(ctx, t.method)
+	if err != nil {
+		return err
+	}
+	for _, req := range t.reqs {
+		if err := st.Send(req); err != nil {
+			break // the server ended the call; Recv says how
+		}
+	}
+	if err := st.CloseSend(); err != nil {
+		return err
+	}
+	return receiveAll(ctx, st, start)
+}
+
+// receiveAll reads a stream to its end, recording for each response
+// message the time since the previous one (the first: since the start).
+func receiveAll(ctx context.Context, st *invoke.Stream, last time.Time) error {
+	rec := load.RecorderFrom(ctx)
+	for {
+		_, err := st.Recv()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if rec != nil {
+			now := time.Now()
+			rec.Record(now.Sub(last))
+			last = now
+		}
+	}
+}
+
+// grpcCode labels a call's outcome by its gRPC status code name.
+func grpcCode(err error) string {
+	if err == nil {
+		return "OK"
+	}
+	if st, ok := status.FromError(err); ok {
+		return invoke.CodeName(st.Code())
+	}
+	return load.DefaultCode(err)
+}
