@@ -164,7 +164,17 @@ func (s *shard) recordExtra(d time.Duration) {
 // recorded during warm-up are dropped. It is safe for concurrent use.
 type Recorder struct {
 	shard    *shard
+	worker   int
 	measured atomic.Bool
+}
+
+// Worker numbers the worker making the call, from 0: closed-loop workers
+// are 0 to Concurrency-1; open-loop workers are numbered as they start.
+func (r *Recorder) Worker() int {
+	if r == nil {
+		return 0
+	}
+	return r.worker
 }
 
 type recorderKey struct{}

@@ -180,24 +180,24 @@ func (r *run) dispatch(j job) {
 }
 
 func (r *run) startWorker(first job) {
-	s := r.shards[r.nworkers%len(r.shards)]
+	id := r.nworkers
 	r.nworkers++
 	r.workers.Add(1)
-	go r.openWorker(s, first)
+	go r.openWorker(id, first)
 }
 
-func (r *run) openWorker(s *shard, first job) {
+func (r *run) openWorker(id int, first job) {
 	defer r.workers.Done()
-	rec, ctx := r.recorder(s)
+	rec, ctx := r.recorder(id)
 	r.call(ctx, rec, first)
 	for j := range r.work {
 		r.call(ctx, rec, j)
 	}
 }
 
-// recorder makes a worker's Recorder and the ctx its calls get.
-func (r *run) recorder(s *shard) (*Recorder, context.Context) {
-	rec := &Recorder{shard: s}
+// recorder makes worker id's Recorder and the ctx its calls get.
+func (r *run) recorder(id int) (*Recorder, context.Context) {
+	rec := &Recorder{shard: r.shards[id%len(r.shards)], worker: id}
 	return rec, context.WithValue(r.callCtx, recorderKey{}, rec)
 }
 
@@ -205,7 +205,7 @@ func (r *run) recorder(s *shard) (*Recorder, context.Context) {
 func (r *run) closedLoop(ctx context.Context) {
 	for w := range r.opts.Concurrency {
 		r.workers.Add(1)
-		go r.closedWorker(r.shards[w%len(r.shards)])
+		go r.closedWorker(w)
 	}
 	var deadline time.Time
 	if r.opts.Duration > 0 {
@@ -214,9 +214,9 @@ func (r *run) closedLoop(ctx context.Context) {
 	r.wait(ctx, deadline)
 }
 
-func (r *run) closedWorker(s *shard) {
+func (r *run) closedWorker(id int) {
 	defer r.workers.Done()
-	rec, ctx := r.recorder(s)
+	rec, ctx := r.recorder(id)
 	for {
 		j, ok := r.nextClosed()
 		if !ok {

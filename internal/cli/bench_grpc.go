@@ -20,10 +20,12 @@ import (
 
 // grpcBenchFlags bind what a gRPC load test calls and how.
 type grpcBenchFlags struct {
-	conn        connFlags
-	schema      schemaFlags
-	data        string
-	connections int
+	conn         connFlags
+	schema       schemaFlags
+	data         string
+	connections  int
+	dataTemplate bool
+	dataFile     string
 }
 
 func (f *grpcBenchFlags) register(fs *pflag.FlagSet) {
@@ -31,6 +33,8 @@ func (f *grpcBenchFlags) register(fs *pflag.FlagSet) {
 	f.schema.register(fs)
 	fs.StringVarP(&f.data, "data", "d", "", "request JSON (a sequence of objects for client and bidi streams), `@file` or @-")
 	fs.IntVar(&f.connections, "connections", 1, "gRPC connections, used in turn")
+	fs.BoolVar(&f.dataTemplate, "data-template", false, "render -d as a Go template for each call: {{.RequestNumber}}, {{.WorkerID}}, {{.Data.field}}, {{randomInt 1 100}}, {{uuid}}, {{json .Data.name}}")
+	fs.StringVar(&f.dataFile, "data-file", "", "JSON-lines `file` whose lines templates see as .Data, shared out among closed-loop workers")
 }
 
 // grpcTarget is one call of any kind, with the requests encoded once.
@@ -38,7 +42,8 @@ type grpcTarget struct {
 	conns  []*invoke.Conn
 	next   atomic.Uint64
 	method protoreflect.MethodDescriptor
-	reqs   [][]byte
+	reqs   [][]byte         // encoded once, unless templated
+	tmpl   *requestTemplate // renders each call's requests
 	md     metadata.MD
 }
 
@@ -59,7 +64,7 @@ func (f *grpcBenchFlags) target(cmd *cobra.Command, stdio Stdio, target, method 
 		}
 		s.close()
 	}
-	if err := t.prepare(ctx, s, method, f.data, stdio); err != nil {
+	if err := t.prepare(ctx, s, method, f, bf, stdio); err != nil {
 		cleanup()
 		return nil, nil, nil, err
 	}
@@ -74,8 +79,9 @@ func (f *grpcBenchFlags) target(cmd *cobra.Command, stdio Stdio, target, method 
 	return t.call, grpcCode, cleanup, nil
 }
 
-// prepare resolves the method and encodes its requests once.
-func (t *grpcTarget) prepare(ctx context.Context, s *session, method, data string, stdio Stdio) error {
+// prepare resolves the method and encodes its requests once, or parses
+// their template.
+func (t *grpcTarget) prepare(ctx context.Context, s *session, method string, f *grpcBenchFlags, bf *benchFlags, stdio Stdio) error {
 	md, err := schema.FindMethod(ctx, s.source, method)
 	if err != nil {
 		return err
@@ -84,6 +90,18 @@ func (t *grpcTarget) prepare(ctx context.Context, s *session, method, data strin
 	codec, err := s.codec(ctx, invoke.JSONOptions{})
 	if err != nil {
 		return err
+	}
+	data := f.data
+	if f.dataTemplate {
+		workers := 0
+		if bf.rate == "" {
+			workers = max(bf.concurrency, 1)
+		}
+		t.tmpl, err = newRequestTemplate(data, f.dataFile, workers, codec, md.Input())
+		return err
+	}
+	if f.dataFile != "" {
+		return usagef("--data-file needs --data-template")
 	}
 	if data == "" {
 		data = "{}"
@@ -123,9 +141,19 @@ func (t *grpcTarget) call(ctx context.Context) error {
 	if len(t.md) > 0 {
 		ctx = metadata.NewOutgoingContext(ctx, t.md)
 	}
+	reqs := t.reqs
+	if t.tmpl != nil {
+		var err error
+		if reqs, err = t.tmpl.requests(ctx); err != nil {
+			return err
+		}
+	}
 	c := t.conn()
 	if !t.method.IsStreamingClient() && !t.method.IsStreamingServer() {
-		_, err := c.Unary(ctx, t.method, t.reqs[0])
+		if len(reqs) != 1 {
+			return fmt.Errorf("%s takes one request message; the data has %d", t.method.FullName(), len(reqs))
+		}
+		_, err := c.Unary(ctx, t.method, reqs[0])
 		return err
 	}
 	start := time.Now()
@@ -133,7 +161,7 @@ func (t *grpcTarget) call(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	for _, req := range t.reqs {
+	for _, req := range reqs {
 		if err := st.Send(req); err != nil {
 			break // the server ended the call; Recv says how
 		}
