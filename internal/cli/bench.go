@@ -36,6 +36,7 @@ type benchFlags struct {
 	slo      string
 	spectrum bool
 	progress bool
+	config   string
 }
 
 func (f *benchFlags) register(fs *pflag.FlagSet) {
@@ -53,6 +54,7 @@ func (f *benchFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.slo, "slo", "", "objectives such as 'p99<200ms,errors<0.1%'; exit 3 when missed")
 	fs.BoolVar(&f.spectrum, "spectrum", false, "add the detailed percentile spectrum to the text report")
 	fs.BoolVar(&f.progress, "progress", false, "print a progress line each second (default: when stderr is a terminal)")
+	fs.StringVar(&f.config, "config", "", "YAML or JSON `file` of settings keyed by flag name (plus target, method or url; ${VAR} expanded); flags override it")
 }
 
 func (f *benchFlags) options(cmd *cobra.Command) (load.Options, report.SLO, error) {
@@ -109,13 +111,17 @@ Exit codes: 0 done (and the SLO met), 1 error, 2 usage, 3 the SLO was missed.`,
   rpckit bench -c 16 -n 10000 --keepalive=false -X POST -d '{}' http://127.0.0.1:8080/v1/rank
   rpckit bench merge a.hlog b.hlog
   rpckit bench compare before.json after.json`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 1 && isURL(args[0]) || len(args) == 2 && !isURL(args[0]) {
-				return nil
-			}
-			return usagef("want TARGET METHOD for gRPC or a URL for HTTP, got %q", args)
-		},
+		Args: argsBetween(0, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if bf.config != "" {
+				var err error
+				if args, err = applyConfig(cmd.Flags(), bf.config, args); err != nil {
+					return err
+				}
+			}
+			if !(len(args) == 1 && isURL(args[0]) || len(args) == 2 && !isURL(args[0])) {
+				return usagef("want TARGET METHOD for gRPC or a URL for HTTP, got %q", args)
+			}
 			opts, slo, err := bf.options(cmd)
 			if err != nil {
 				return err
