@@ -10,7 +10,7 @@ import (
 )
 
 func newBenchMergeCmd(stdio Stdio) *cobra.Command {
-	var format, output string
+	var format, output, sloText string
 	cmd := &cobra.Command{
 		Use:   "merge LOG...",
 		Short: "Combine HdrHistogram interval logs (from --hdr-log) into exact percentiles",
@@ -33,9 +33,24 @@ combined percentiles. Logs carry latencies only, not status codes.`,
 				logs = append(logs, l)
 			}
 			bf := benchFlags{format: format, output: output}
-			return writeReport(stdio, &bf, report.LogResult(logs...), nil)
+			var slo report.SLO
+			if sloText != "" {
+				var err error
+				if slo, err = report.ParseSLO(sloText); err != nil {
+					return usageError{err}
+				}
+			}
+			res := report.LogResult(logs...)
+			if err := writeReport(stdio, &bf, res, slo); err != nil {
+				return err
+			}
+			if slo != nil && !slo.Met(res) {
+				return &exitError{code: exitSLOFailed}
+			}
+			return nil
 		},
 	}
+	cmd.Flags().StringVar(&sloText, "slo", "", "latency objectives such as 'p99<200ms'; exit 3 when missed")
 	cmd.Flags().StringVar(&format, "format", "text", "report format: text, json or csv")
 	cmd.Flags().StringVarP(&output, "output", "o", "", "write the report to `file` instead of stdout")
 	return cmd
