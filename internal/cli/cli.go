@@ -67,6 +67,7 @@ with a colon in it is a target, one without is a service or symbol name.
 		newDescribeCmd(stdio),
 		newHealthCmd(stdio),
 		newBenchCmd(stdio),
+		newConvertCmd(stdio),
 	)
 	return root
 }

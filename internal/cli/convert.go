@@ -1,0 +1,311 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/rpckit/rpckit/dynamic"
+	"github.com/rpckit/rpckit/invoke"
+	"github.com/rpckit/rpckit/schema"
+	"github.com/spf13/cobra"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+type convertFlags struct {
+	conn     connFlags
+	schema   schemaFlags
+	json     jsonFlags
+	typeName string
+	from, to string
+	get      string
+	mask     []string
+	keep     []string
+}
+
+func newConvertCmd(stdio Stdio) *cobra.Command {
+	var f convertFlags
+	cmd := &cobra.Command{
+		Use:   "convert [TARGET] --type pkg.Message",
+		Short: "Convert a message between JSON and protobuf; read, mask or trim its fields",
+		Long: `Read one message of --type from stdin and write it to stdout: as JSON or
+protobuf binary (--from, --to), with fields removed (--mask), trimmed to a
+field mask (--keep), or just one value read out of it (--get, printed as
+JSON). The schema comes from --proto, --protoset, or a TARGET's reflection.
+
+Paths are field names (proto or JSON) joined by dots, with [N] for a list
+element and ["key"] or [N] for a map entry: items[2].price, labels["env"].`,
+		Example: `  rpckit convert --protoset api.pb --type pkg.Order --from json --to binary < order.json > order.bin
+  rpckit convert --protoset api.pb --type pkg.Order --get 'items[0].sku' < order.bin
+  rpckit convert --protoset api.pb --type pkg.User --mask email,phone --to binary < user.bin > redacted.bin`,
+		Args: argsBetween(0, 1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 && !strings.Contains(args[0], ":") {
+				return usagef("%q is not a target (host:port or unix:path)", args[0])
+			}
+			target, _ := splitTarget(args)
+			return runConvert(cmd, stdio, &f, target)
+		},
+	}
+	fs := cmd.Flags()
+	fs.StringVar(&f.typeName, "type", "", "full name of the message type (required)")
+	fs.StringVar(&f.from, "from", "binary", "input format: binary or json")
+	fs.StringVar(&f.to, "to", "json", "output format: json or binary")
+	fs.StringVar(&f.get, "get", "", "print the value at `PATH` as JSON")
+	fs.StringSliceVar(&f.mask, "mask", nil, "remove these field `paths` (comma-separated)")
+	fs.StringSliceVar(&f.keep, "keep", nil, "keep only these field `paths`, as a FieldMask (comma-separated)")
+	f.conn.register(fs)
+	f.schema.register(fs)
+	f.json.register(fs)
+	return cmd
+}
+
+func runConvert(cmd *cobra.Command, stdio Stdio, f *convertFlags, target string) error {
+	if err := f.check(); err != nil {
+		return err
+	}
+	s, err := open(cmd.Context(), target, &f.conn, &f.schema)
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	md, err := messageType(cmd, s, f.typeName)
+	if err != nil {
+		return err
+	}
+	codec, err := s.codec(cmd.Context(), f.json.opts)
+	if err != nil {
+		return err
+	}
+	in, err := io.ReadAll(stdio.In)
+	if err != nil {
+		return err
+	}
+	wire, err := f.toWire(codec, md, in)
+	if err != nil {
+		return err
+	}
+	out, err := f.apply(codec, md, wire)
+	if err != nil {
+		return err
+	}
+	if f.to == "json" || f.get != "" {
+		out = f.finishJSON(cmd, stdio, out)
+	}
+	_, err = stdio.Out.Write(out)
+	return err
+}
+
+func (f *convertFlags) check() error {
+	if f.typeName == "" {
+		return usagef("--type is required")
+	}
+	for _, v := range []string{f.from, f.to} {
+		if v != "json" && v != "binary" {
+			return usagef("format %q: want json or binary", v)
+		}
+	}
+	n := 0
+	for _, set := range []bool{f.get != "", len(f.mask) > 0, len(f.keep) > 0} {
+		if set {
+			n++
+		}
+	}
+	if n > 1 {
+		return usagef("--get, --mask and --keep go one at a time")
+	}
+	return nil
+}
+
+func messageType(cmd *cobra.Command, s *session, name string) (protoreflect.MessageDescriptor, error) {
+	d, err := findSymbol(cmd, s, name)
+	if err != nil {
+		return nil, err
+	}
+	md, ok := d.(protoreflect.MessageDescriptor)
+	if !ok {
+		return nil, fmt.Errorf("--type %s is a %s, not a message", name, schema.Kind(d))
+	}
+	return md, nil
+}
+
+// toWire reads the input as protobuf, checking it, or encodes its JSON.
+func (f *convertFlags) toWire(codec invoke.JSONCodec, md protoreflect.MessageDescriptor, in []byte) ([]byte, error) {
+	if f.from == "json" {
+		return codec.Encode(nil, md, in)
+	}
+	if err := dynamic.Validate(dynamic.TypeOf(md), in); err != nil {
+		return nil, fmt.Errorf("input is not a valid %s: %w", md.FullName(), err)
+	}
+	return in, nil
+}
+
+// apply does the edit or read asked for; the result is wire bytes, or JSON
+// for --get.
+func (f *convertFlags) apply(codec invoke.JSONCodec, md protoreflect.MessageDescriptor, wire []byte) ([]byte, error) {
+	v := dynamic.NewValue(dynamic.TypeOf(md), wire)
+	var err error
+	switch {
+	case f.get != "":
+		return getJSON(codec, v, f.get)
+	case len(f.mask) > 0:
+		wire, err = editMask(v, f.mask, v.Mask)
+	case len(f.keep) > 0:
+		wire, err = editMask(v, f.keep, v.Keep)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if f.to == "json" {
+		return codec.Decode(nil, md, wire)
+	}
+	return wire, nil
+}
+
+func editMask(v dynamic.Value, paths []string, edit func([]byte, *dynamic.FieldMask) ([]byte, error)) ([]byte, error) {
+	fm, err := dynamic.NewFieldMask(v.Type(), paths...)
+	if err != nil {
+		return nil, err
+	}
+	return edit(nil, fm)
+}
+
+func (f *convertFlags) finishJSON(cmd *cobra.Command, stdio Stdio, js []byte) []byte {
+	if f.json.indent(cmd, stdio) {
+		var out bytes.Buffer
+		if json.Indent(&out, js, "", "  ") == nil {
+			js = out.Bytes()
+		}
+	}
+	return append(js, '\n')
+}
+
+// getJSON reads the value at path and renders it as proto3 JSON.
+func getJSON(codec invoke.JSONCodec, v dynamic.Value, path string) ([]byte, error) {
+	p, err := dynamic.ParsePath(path)
+	if err != nil {
+		return nil, err
+	}
+	e, err := v.Get(p)
+	if err != nil {
+		return nil, err
+	}
+	return elemJSON(codec, nil, e)
+}
+
+func elemJSON(codec invoke.JSONCodec, dst []byte, e dynamic.Elem) ([]byte, error) {
+	switch {
+	case e.IsList():
+		return listJSON(codec, dst, e.List())
+	case e.IsMap():
+		return mapJSON(codec, dst, e.Map())
+	case e.IsMessage():
+		m := e.Message()
+		return codec.Decode(dst, m.Type().Desc, m.Bytes())
+	}
+	return scalarJSON(dst, e.Field(), e)
+}
+
+func listJSON(codec invoke.JSONCodec, dst []byte, l dynamic.List) ([]byte, error) {
+	dst = append(dst, '[')
+	var err error
+	rerr := l.Range(func(i int, e dynamic.Elem) bool {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst, err = elemJSON(codec, dst, e)
+		return err == nil
+	})
+	if err == nil {
+		err = rerr
+	}
+	return append(dst, ']'), err
+}
+
+func mapJSON(codec invoke.JSONCodec, dst []byte, m dynamic.Map) ([]byte, error) {
+	dst = append(dst, '{')
+	first := true
+	var err error
+	rerr := m.Range(func(k, val dynamic.Elem) bool {
+		if !first {
+			dst = append(dst, ',')
+		}
+		first = false
+		key, _ := json.Marshal(mapKeyText(k))
+		dst = append(dst, key...)
+		dst = append(dst, ':')
+		dst, err = elemJSON(codec, dst, val)
+		return err == nil
+	})
+	if err == nil {
+		err = rerr
+	}
+	return append(dst, '}'), err
+}
+
+func mapKeyText(k dynamic.Elem) string {
+	switch k.Field().Kind {
+	case protoreflect.StringKind:
+		return k.String()
+	case protoreflect.BoolKind:
+		return strconv.FormatBool(k.Bool())
+	case protoreflect.Uint32Kind, protoreflect.Uint64Kind, protoreflect.Fixed32Kind, protoreflect.Fixed64Kind:
+		return strconv.FormatUint(k.Uint(), 10)
+	}
+	return strconv.FormatInt(k.Int(), 10)
+}
+
+// scalarJSON renders one scalar as canonical proto3 JSON.
+func scalarJSON(dst []byte, fd *dynamic.Field, e dynamic.Elem) ([]byte, error) {
+	switch fd.Kind {
+	case protoreflect.BoolKind:
+		return strconv.AppendBool(dst, e.Bool()), nil
+	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
+		return strconv.AppendInt(dst, e.Int(), 10), nil
+	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
+		return strconv.AppendUint(dst, e.Uint(), 10), nil
+	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
+		return strconv.AppendQuote(dst, strconv.FormatInt(e.Int(), 10)), nil
+	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+		return strconv.AppendQuote(dst, strconv.FormatUint(e.Uint(), 10)), nil
+	case protoreflect.FloatKind:
+		return floatJSON(dst, e.Float(), 32), nil
+	case protoreflect.DoubleKind:
+		return floatJSON(dst, e.Float(), 64), nil
+	case protoreflect.StringKind:
+		b, err := json.Marshal(e.String())
+		return append(dst, b...), err
+	case protoreflect.BytesKind:
+		return strconv.AppendQuote(dst, base64.StdEncoding.EncodeToString(e.Bytes())), nil
+	case protoreflect.EnumKind:
+		return enumJSON(dst, fd, e.Enum()), nil
+	}
+	return dst, fmt.Errorf("field %s: kind %s has no JSON form here", fd.Name, fd.Kind)
+}
+
+func floatJSON(dst []byte, f float64, bits int) []byte {
+	switch {
+	case math.IsNaN(f):
+		return append(dst, `"NaN"`...)
+	case math.IsInf(f, 1):
+		return append(dst, `"Infinity"`...)
+	case math.IsInf(f, -1):
+		return append(dst, `"-Infinity"`...)
+	}
+	return strconv.AppendFloat(dst, f, 'g', -1, bits)
+}
+
+func enumJSON(dst []byte, fd *dynamic.Field, n protoreflect.EnumNumber) []byte {
+	if fd.Desc.Enum().FullName() == "google.protobuf.NullValue" {
+		return append(dst, "null"...)
+	}
+	if name, ok := fd.Enum.Name(n); ok {
+		return strconv.AppendQuote(dst, name)
+	}
+	return strconv.AppendInt(dst, int64(n), 10)
+}
