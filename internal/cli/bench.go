@@ -37,6 +37,8 @@ type benchFlags struct {
 	spectrum bool
 	progress bool
 	config   string
+
+	extraTitle string // what the target's own recorded latencies are
 }
 
 func (f *benchFlags) register(fs *pflag.FlagSet) {
@@ -207,7 +209,7 @@ func writeReport(stdio Stdio, f *benchFlags, res *load.Result, slo report.SLO) e
 		case "csv":
 			return report.WriteSummaryCSV(w, res)
 		}
-		if err := report.WriteText(w, res, report.TextOptions{Spectrum: f.spectrum}); err != nil {
+		if err := report.WriteText(w, res, report.TextOptions{Spectrum: f.spectrum, ExtraTitle: f.extraTitle}); err != nil {
 			return err
 		}
 		if slo != nil {

@@ -26,6 +26,8 @@ type grpcBenchFlags struct {
 	connections  int
 	dataTemplate bool
 	dataFile     string
+	perConn      int
+	interval     time.Duration
 }
 
 func (f *grpcBenchFlags) register(fs *pflag.FlagSet) {
@@ -33,6 +35,8 @@ func (f *grpcBenchFlags) register(fs *pflag.FlagSet) {
 	f.schema.register(fs)
 	fs.StringVarP(&f.data, "data", "d", "", "request JSON (a sequence of objects for client and bidi streams), `@file` or @-")
 	fs.IntVar(&f.connections, "connections", 1, "gRPC connections, used in turn")
+	fs.IntVar(&f.perConn, "streams-per-connection", 0, "calls in flight per connection: opens concurrency/N connections (overrides --connections)")
+	fs.DurationVar(&f.interval, "stream-interval", 0, "pause between the request messages of a client or bidi stream")
 	fs.BoolVar(&f.dataTemplate, "data-template", false, "render -d as a Go template for each call: {{.RequestNumber}}, {{.WorkerID}}, {{.Data.field}}, {{randomInt 1 100}}, {{uuid}}, {{json .Data.name}}")
 	fs.StringVar(&f.dataFile, "data-file", "", "JSON-lines `file` whose lines templates see as .Data, shared out among closed-loop workers")
 }
@@ -45,6 +49,7 @@ type grpcTarget struct {
 	reqs   [][]byte         // encoded once, unless templated
 	tmpl   *requestTemplate // renders each call's requests
 	md     metadata.MD
+	pause  time.Duration // between request messages of a stream
 }
 
 func (f *grpcBenchFlags) target(cmd *cobra.Command, stdio Stdio, target, method string, bf *benchFlags) (load.Target, func(error) string, func(), error) {
@@ -57,7 +62,7 @@ func (f *grpcBenchFlags) target(cmd *cobra.Command, stdio Stdio, target, method 
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	t := &grpcTarget{conns: []*invoke.Conn{s.conn}, md: md}
+	t := &grpcTarget{conns: []*invoke.Conn{s.conn}, md: md, pause: f.interval}
 	cleanup := func() {
 		for _, c := range t.conns[1:] {
 			c.Close()
@@ -68,7 +73,14 @@ func (f *grpcBenchFlags) target(cmd *cobra.Command, stdio Stdio, target, method 
 		cleanup()
 		return nil, nil, nil, err
 	}
-	for i := 1; i < f.connections; i++ {
+	if t.method.IsStreamingServer() || t.method.IsStreamingClient() {
+		bf.extraTitle = "Stream messages (time since the previous one)"
+	}
+	conns := f.connections
+	if f.perConn > 0 {
+		conns = (max(bf.concurrency, 1) + f.perConn - 1) / f.perConn
+	}
+	for i := 1; i < conns; i++ {
 		c, err := f.conn.dial(ctx, target)
 		if err != nil {
 			cleanup()
@@ -161,7 +173,10 @@ func (t *grpcTarget) call(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	for _, req := range reqs {
+	for i, req := range reqs {
+		if i > 0 && t.pause > 0 && !sleepCtx(ctx, t.pause) {
+			break
+		}
 		if err := st.Send(req); err != nil {
 			break // the server ended the call; Recv says how
 		}
@@ -201,4 +216,17 @@ func grpcCode(err error) string {
 		return invoke.CodeName(st.Code())
 	}
 	return load.DefaultCode(err)
+}
+
+// sleepCtx waits for d, or less if ctx ends first; it reports whether the
+// full time passed.
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }

@@ -25,6 +25,9 @@ type TextOptions struct {
 	// Ticks is the spectrum's points per halving of the distance to 100%
 	// (default 5, as wrk2).
 	Ticks int
+	// ExtraTitle names the latencies targets recorded themselves
+	// (Result.Extra), e.g. "Stream messages"; default "Recorded latency".
+	ExtraTitle string
 }
 
 const barWidth = 40
@@ -47,7 +50,7 @@ func WriteText(w io.Writer, r *load.Result, opts TextOptions) error {
 	writeDistribution(bw, "Latency distribution", r.Corrected)
 	writeDistribution(bw, "Service time distribution", r.Service)
 	if r.Extra.Count() > 0 {
-		writeDistribution(bw, "Recorded latency distribution", r.Extra)
+		writeExtra(bw, r, opts.ExtraTitle)
 	}
 	writeCodes(bw, r)
 	writeSteps(bw, r.Steps)
@@ -143,6 +146,20 @@ func buckets(h *load.Histogram, n int) ([]time.Duration, []int64) {
 }
 
 // writeDistribution writes the standard percentiles, ghz's way.
+// writeExtra reports what targets recorded themselves, such as stream
+// messages: how many, at what rate, and their latency distribution.
+func writeExtra(w io.Writer, r *load.Result, title string) {
+	if title == "" {
+		title = "Recorded latency"
+	}
+	rate := 0.0
+	if r.Duration > 0 {
+		rate = float64(r.Extra.Count()) / r.Duration.Seconds()
+	}
+	fmt.Fprintf(w, "\n%s: %d recorded, %.2f/s\n", title, r.Extra.Count(), rate)
+	writeDistribution(w, title+" distribution", r.Extra)
+}
+
 func writeDistribution(w io.Writer, title string, h *load.Histogram) {
 	fmt.Fprintf(w, "\n%s:\n", title)
 	for _, p := range h.Percentiles(load.StandardPercentiles()) {
