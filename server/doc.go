@@ -1,0 +1,20 @@
+// Package server is rpckit's gRPC service runtime: New(Options) returns a
+// grpc-go server with the standard interceptor chain (request ids, access
+// log, metrics, recovery, deadline cap, optional tracing), grpc.health.v1
+// with a status per service, server reflection v1 and v1alpha, keepalive
+// enforcement and message size limits, and an admin HTTP listener with
+// /metrics, /healthz, /readyz and, when asked, /debug/pprof.
+//
+// Serve(ctx) listens and serves until ctx ends, then shuts down gracefully:
+// health turns NOT_SERVING first (readiness probes and health watchers see
+// it), in-flight calls drain for up to ShutdownTimeout, and whatever is left
+// is stopped. Callers map signals to ctx, for instance with
+// signal.NotifyContext.
+//
+//	srv, err := server.New(server.Options{Addr: ":50051", AdminAddr: ":9090"})
+//	if err != nil { ... }
+//	pb.RegisterFooServer(srv, impl) // *Server is a grpc.ServiceRegistrar
+//	err = srv.Serve(ctx)
+//
+// server may import grpc-go, protobuf-go and rpckit's interceptor package.
+package server
