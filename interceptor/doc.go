@@ -4,7 +4,7 @@
 //   - request-id: x-request-id taken from the caller or made, carried in the
 //     context, the response headers, every log line (NewLogHandler) and
 //     outgoing calls made with the same context;
-//   - access log (slog) and panic recovery, over go-grpc-middleware;
+//   - an access log (slog) and panic recovery (go-grpc-middleware);
 //   - Prometheus metrics with go-grpc-middleware's standard names
 //     (grpc_server_handled_total, grpc_server_handling_seconds, ...),
 //     exposed through an http.Handler;

@@ -32,7 +32,7 @@ func (s *testService) FullDuplexCall(ss testgrpc.TestService_FullDuplexCallServe
 }
 
 // serve runs svc on 127.0.0.1 with opts until the test ends.
-func serve(t *testing.T, svc testgrpc.TestServiceServer, opts ...grpc.ServerOption) string {
+func serve(t testing.TB, svc testgrpc.TestServiceServer, opts ...grpc.ServerOption) string {
 	t.Helper()
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -46,7 +46,7 @@ func serve(t *testing.T, svc testgrpc.TestServiceServer, opts ...grpc.ServerOpti
 }
 
 // dial connects to addr with opts until the test ends.
-func dial(t *testing.T, addr string, opts ...grpc.DialOption) testgrpc.TestServiceClient {
+func dial(t testing.TB, addr string, opts ...grpc.DialOption) testgrpc.TestServiceClient {
 	t.Helper()
 	opts = append([]grpc.DialOption{grpc.WithTransportCredentials(insecure.NewCredentials())}, opts...)
 	conn, err := grpc.NewClient(addr, opts...)

@@ -82,6 +82,12 @@ func TestRequestIDTwoHops(t *testing.T) {
 func (h *hops) wantLogged(t *testing.T, id string) {
 	t.Helper()
 	recs := h.logs.lines(t)
+	for _, r := range withMsg(recs, "finished call") {
+		if r["grpc.service"] != "grpc.testing.TestService" || r["grpc.method"] != "UnaryCall" || r["grpc.code"] != "OK" ||
+			r["peer.address"] == nil || r["grpc.duration"] == nil || r["level"] != "INFO" {
+			t.Errorf("access log line lacks method, code, peer or duration: %v", r)
+		}
+	}
 	want := map[string]int{"front handler": 1, "back handler": 1, "finished call": 2}
 	for msg, n := range want {
 		got := withMsg(recs, msg)
