@@ -38,68 +38,84 @@ func (o ValidateOptions) Validate(t *Type, b []byte) error {
 // the rest, and every error but those inside sub-messages, to validateSlow.
 func validate(t *Type, b []byte, base, depth int) error {
 	for p := 0; p < len(b); {
-		next := -1
-		if c := b[p]; c < 0x80 {
-			var err error
-			if next, err = validateFast(t, b, p, base, depth); err != nil {
-				return err
+		c := b[p]
+		if c < 0x80 {
+			op := &t.tags[c]
+			if op.op == opMessage {
+				next, err := validateSub(t, b, p, base, depth)
+				if err != nil {
+					return err
+				}
+				if next >= 0 {
+					p = next
+					continue
+				}
+			} else if next := skipChecked(op, b, p); next >= 0 {
+				p = next
+				continue
 			}
 		}
-		if next < 0 {
-			var err error
-			if next, err = validateSlow(t, b, p, base, depth); err != nil {
-				return err
-			}
+		next, err := validateSlow(t, b, p, base, depth)
+		if err != nil {
+			return err
 		}
 		p = next
 	}
 	return nil
 }
 
-// validateFast validates the record at p, whose tag is one byte, and
-// returns its end, or -1 to hand the record to validateSlow.
-func validateFast(t *Type, b []byte, p, base, depth int) (int, error) {
-	op := &t.tags[b[p]]
-	switch op.op {
-	case opVarint:
-		return wire.VarintEnd(b, p+1), nil
-	case opFixed32:
-		if len(b)-p >= 5 {
-			return p + 5, nil
-		}
-	case opFixed64:
-		if len(b)-p >= 9 {
-			return p + 9, nil
-		}
-	case opBytes, opUTF8, opPacked:
-		q, end := wire.LenSpan(b, p+1)
-		if end >= 0 && payloadOK(op, b[q:end]) {
-			return end, nil
-		}
-	case opMessage:
-		q, end := wire.LenSpan(b, p+1)
-		if end < 0 || depth <= 1 {
-			return -1, nil
-		}
-		if err := validate(op.f.Message, b[q:end], base+q, depth-1); err != nil {
-			r := wire.Field{Num: op.f.Num, Type: protowire.BytesType, Start: p, TagEnd: p + 1, Value: q, ValueEnd: end, End: end}
-			return -1, inField(err, t, b, op.f, r)
-		}
-		return end, nil
-	}
-	return -1, nil
-}
-
-// payloadOK reports whether a length-delimited payload passes its checks.
-func payloadOK(op *tagOp, b []byte) bool {
+// skipChecked returns the end of the record at p, whose one-byte tag has
+// op, after checking its payload; or -1 to hand the record to validateSlow.
+// Length-delimited records come first: they are most of a message's bytes.
+func skipChecked(op *tagOp, b []byte, p int) int {
 	switch op.op {
 	case opUTF8:
-		return validUTF8(b)
+		q, end := wire.LenSpan(b, p+1)
+		if end < 0 || !validUTF8(b[q:end]) {
+			return -1
+		}
+		return end
+	case opBytes:
+		_, end := wire.LenSpan(b, p+1)
+		return end
+	case opVarint:
+		return wire.VarintEnd(b, p+1)
+	case opFixed64:
+		if len(b)-p >= 9 {
+			return p + 9
+		}
+	case opFixed32:
+		if len(b)-p >= 5 {
+			return p + 5
+		}
 	case opPacked:
-		_, err := wire.CountPacked(b, 0, len(b), op.f.WireType)
-		return err == nil
+		q, end := wire.LenSpan(b, p+1)
+		if end >= 0 && packedOK(op.f, b[q:end]) {
+			return end
+		}
 	}
-	return true
+	return -1
+}
+
+// validateSub validates the message record at p, whose tag is one byte,
+// and returns its end, or -1 to hand the record to validateSlow.
+func validateSub(t *Type, b []byte, p, base, depth int) (int, error) {
+	q, end := wire.LenSpan(b, p+1)
+	if end < 0 || depth <= 1 {
+		return -1, nil
+	}
+	f := t.tags[b[p]].f
+	if err := validate(f.Message, b[q:end], base+q, depth-1); err != nil {
+		r := wire.Field{Num: f.Num, Type: protowire.BytesType, Start: p, TagEnd: p + 1, Value: q, ValueEnd: end, End: end}
+		return -1, inField(err, t, b, f, r)
+	}
+	return end, nil
+}
+
+// packedOK reports whether a packed run of f is well formed.
+func packedOK(f *Field, b []byte) bool {
+	_, err := wire.CountPacked(b, 0, len(b), f.WireType)
+	return err == nil
 }
 
 // validateSlow validates the record at b[p:] generically, naming the field
