@@ -79,27 +79,47 @@ func (v Value) container(f *Field) Elem {
 // scalar returns the last value of singular scalar f, unless a later member
 // of its oneof cleared it.
 func (v Value) scalar(f *Field, p Path, n int) (Elem, error) {
-	s := finder{b: v.b, num: f.Num}
-	var last wire.Field
-	found := false
-	for {
-		num, typ, ok := s.next()
-		if !ok {
-			break
-		}
-		if num == f.Num && typ == f.WireType {
-			last, found = s.r, true
-		} else if found && f.Oneof >= 0 && v.sibling(f, num, typ) {
-			found = false
-		}
-	}
-	if err := s.err; err != nil {
+	_, last, count, err := v.liveSpans(f)
+	if err != nil {
 		return Elem{}, wrapWire(err, v.base, p, n)
 	}
-	if !found {
+	if count == 0 {
 		return Elem{f: f, kind: elemScalar}, nil
 	}
-	return v.decodeScalar(f, last, p, n)
+	return v.decodeScalar(f, wire.Field{Type: f.WireType, Value: last.value, ValueEnd: last.end}, p, n)
+}
+
+// span is the payload of a record.
+type span struct{ value, end int }
+
+// liveSpans scans v for the records of f that are live at the end, those
+// after the last record of another member of f's oneof. It returns the
+// payloads of the first and the last of them and how many there are.
+// Records of other fields are skipped by tag and length alone.
+func (v Value) liveSpans(f *Field) (first, last span, count int, err error) {
+	b := v.b
+	for p := 0; p < len(b); {
+		p = v.t.skipOthers(b, p, f)
+		if p >= len(b) {
+			break
+		}
+		r, err := wire.ParseField(b, p)
+		if err != nil {
+			return span{}, span{}, 0, err
+		}
+		p = r.End
+		switch {
+		case r.Num == f.Num && r.Type == f.WireType:
+			if count == 0 {
+				first = span{r.Value, r.ValueEnd}
+			}
+			last = span{r.Value, r.ValueEnd}
+			count++
+		case count > 0 && v.sibling(f, r.Num, r.Type):
+			count = 0
+		}
+	}
+	return first, last, count, nil
 }
 
 // decodeScalar decodes the value of record r of scalar field f.
@@ -127,7 +147,7 @@ func (v Value) decodeScalar(f *Field, r wire.Field, p Path, n int) (Elem, error)
 // message returns the merge of every live record of message field f: the
 // record itself when there is one, their concatenation when it is split.
 func (v Value) message(f *Field, p Path, n int) (Value, bool, error) {
-	first, count, err := v.messageSpans(f, nil)
+	first, _, count, err := v.liveSpans(f)
 	if err != nil {
 		return Value{}, false, wrapWire(err, v.base, p, n)
 	}
@@ -135,38 +155,29 @@ func (v Value) message(f *Field, p Path, n int) (Value, bool, error) {
 	case 0:
 		return Value{t: f.Message}, false, nil
 	case 1:
-		return v.sub(f.Message, first.Value, first.ValueEnd), true, nil
+		return v.sub(f.Message, first.value, first.end), true, nil
 	}
-	buf := make([]byte, 0, len(v.b))
-	_, _, _ = v.messageSpans(f, &buf)
-	return Value{t: f.Message, b: buf, base: v.base + first.Value}, true, nil
+	buf := v.appendLive(f, make([]byte, 0, len(v.b)))
+	return Value{t: f.Message, b: buf, base: v.base + first.value}, true, nil
 }
 
-// messageSpans counts the live records of message field f and returns the
-// first; with buf, it also appends their payloads to *buf.
-func (v Value) messageSpans(f *Field, buf *[]byte) (wire.Field, int, error) {
-	s := finder{b: v.b, num: f.Num}
-	var first wire.Field
-	count := 0
-	for {
-		num, typ, ok := s.next()
-		if !ok {
+// appendLive appends to buf the payloads of the live records of message
+// field f, which liveSpans has scanned without error.
+func (v Value) appendLive(f *Field, buf []byte) []byte {
+	b := v.b
+	for p := 0; p < len(b); {
+		p = v.t.skipOthers(b, p, f)
+		if p >= len(b) {
 			break
 		}
-		if num == f.Num && typ == f.WireType {
-			if count == 0 {
-				first = s.r
-			}
-			count++
-			if buf != nil {
-				*buf = append(*buf, s.r.Payload(v.b)...)
-			}
-		} else if count > 0 && f.Oneof >= 0 && v.sibling(f, num, typ) {
-			count = 0
-			if buf != nil {
-				*buf = (*buf)[:0]
-			}
+		r, _ := wire.ParseField(b, p)
+		p = r.End
+		switch {
+		case r.Num == f.Num && r.Type == f.WireType:
+			buf = append(buf, r.Payload(b)...)
+		case v.sibling(f, r.Num, r.Type):
+			buf = buf[:0]
 		}
 	}
-	return first, count, s.err
+	return buf
 }

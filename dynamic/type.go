@@ -47,9 +47,16 @@ func (t *Type) FieldByName(name string) *Field { return t.byName[name] }
 // FieldByJSONName returns the field with the given JSON name, or nil.
 func (t *Type) FieldByJSONName(name string) *Field { return t.byJSON[name] }
 
-// lookup finds a field by proto name, then by JSON name.
+// lookup finds a field by proto name, then by JSON name. Small messages
+// are searched in order, which beats hashing the name.
 func (t *Type) lookup(name string) *Field {
-	if f := t.byName[name]; f != nil {
+	if len(t.Fields) <= 16 {
+		for _, f := range t.Fields {
+			if f.Name == name {
+				return f
+			}
+		}
+	} else if f := t.byName[name]; f != nil {
 		return f
 	}
 	return t.byJSON[name]

@@ -29,8 +29,14 @@ func FuzzWireIter(f *testing.F) {
 		for it.Next() {
 			fl := it.Field()
 			checkAgainstProtowire(t, b, off, fl)
+			if pf, err := wire.ParseField(b, off); err != nil || pf != fl {
+				t.Fatalf("ParseField at %d = %+v, %v; iterator %+v", off, pf, err, fl)
+			}
 			off = fl.End
 			count++
+		}
+		if _, err := wire.ParseField(b, off); off < len(b) && (err != nil) != (it.Err() != nil) {
+			t.Fatalf("ParseField at %d: %v; iterator: %v", off, err, it.Err())
 		}
 		pcount, perr := consumeAll(b)
 		if (it.Err() != nil) != (perr < 0) || (perr == 0 && count != pcount) {

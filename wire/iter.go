@@ -56,6 +56,9 @@ func ParseField(b []byte, off int) (Field, error) {
 
 // ParseFieldDepth is [ParseField] with a group nesting limit.
 func ParseFieldDepth(b []byte, off, maxDepth int) (Field, error) {
+	if f, ok := parseShort(b, off); ok {
+		return f, nil
+	}
 	num, typ, p, err := ParseTag(b, off)
 	if err != nil {
 		return Field{}, err
@@ -200,13 +203,27 @@ func (it *Iter) Next() bool {
 	return true
 }
 
-// fast parses the common records in place (one-byte tags, lengths below
-// 16384) and leaves everything else to ParseField.
+// fast parses the common records in place and leaves everything else to
+// ParseField.
 func (it *Iter) fast() bool {
-	b, off := it.b, it.off
+	f, ok := parseShort(it.b, it.off)
+	if ok {
+		it.f, it.off = f, f.End
+	}
+	return ok
+}
+
+// parseShort parses the common records, those with one-byte tags that are
+// not groups and, for length-delimited ones, lengths below 16384, and
+// reports false for the rest (and for anything malformed), which ParseField
+// handles in full.
+func parseShort(b []byte, off int) (Field, bool) {
+	if off < 0 || off >= len(b) {
+		return Field{}, false
+	}
 	t := b[off]
 	if t >= 0x80 || t < 8 {
-		return false
+		return Field{}, false
 	}
 	p := off + 1
 	end := -1
@@ -226,11 +243,9 @@ func (it *Iter) fast() bool {
 		}
 	}
 	if end < 0 {
-		return false
+		return Field{}, false
 	}
-	it.f = Field{Num: protowire.Number(t >> 3), Type: protowire.Type(t & 7), Start: off, TagEnd: p, Value: val, ValueEnd: end, End: end}
-	it.off = end
-	return true
+	return Field{Num: protowire.Number(t >> 3), Type: protowire.Type(t & 7), Start: off, TagEnd: p, Value: val, ValueEnd: end, End: end}, true
 }
 
 // VarintEnd returns the end of the varint at b[p:] when it is at most nine
