@@ -67,6 +67,8 @@ func FuzzWireSplice(f *testing.F) {
 // FuzzWirePacked holds CountPacked and NextPacked against protowire.
 func FuzzWirePacked(f *testing.F) {
 	f.Add([]byte{1, 0x80, 1, 0xff})
+	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 3})
+	f.Add([]byte{5, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02})
 	f.Fuzz(func(t *testing.T, b []byte) {
 		n, err := wire.CountPacked(b, 0, len(b), protowire.VarintType)
 		want, ok := 0, true

@@ -49,23 +49,23 @@ func CountPacked(b []byte, off, end int, typ protowire.Type) (int, error) {
 	return 0, errAt(off, CodeWireTypeMismatch)
 }
 
+// countVarints counts the varints of b[off:] in one pass: a varint ends at
+// its first byte below 0x80, and its tenth byte, if it gets there, must be
+// 0 or 1.
 func countVarints(b []byte, off int) (int, error) {
-	n := 0
-	for _, c := range b[off:] {
-		if c < 0x80 {
-			n++
-		}
-	}
 	if len(b) > off && b[len(b)-1] >= 0x80 {
 		return 0, errAt(len(b)-1, CodeTruncatedVarint)
 	}
-	// Overlong varints are rare; check them only when some byte continues.
-	for p := off; p < len(b); {
-		_, next, c := Varint(b, p)
-		if c != 0 {
-			return 0, errAt(p, c)
+	n, start := 0, off
+	for i := off; i < len(b); i++ {
+		c := b[i]
+		if i-start == 9 && c > 1 {
+			return 0, errAt(start, CodeOverflowVarint)
 		}
-		p = next
+		if c < 0x80 {
+			n++
+			start = i + 1
+		}
 	}
 	return n, nil
 }
