@@ -68,6 +68,7 @@ with a colon in it is a target, one without is a service or symbol name.
 		newHealthCmd(stdio),
 		newBenchCmd(stdio),
 		newConvertCmd(stdio),
+		newGatewayCmd(stdio),
 	)
 	return root
 }

@@ -10,6 +10,7 @@
 package testv1
 
 import (
+	_ "google.golang.org/genproto/googleapis/api/annotations"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
 	durationpb "google.golang.org/protobuf/types/known/durationpb"
@@ -558,7 +559,7 @@ var File_rpckit_test_v1_test_proto protoreflect.FileDescriptor
 
 const file_rpckit_test_v1_test_proto_rawDesc = "" +
 	"\n" +
-	"\x19rpckit/test/v1/test.proto\x12\x0erpckit.test.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1egoogle/protobuf/wrappers.proto\"\xc0\x01\n" +
+	"\x19rpckit/test/v1/test.proto\x12\x0erpckit.test.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1egoogle/protobuf/wrappers.proto\"\xc0\x01\n" +
 	"\vEchoRequest\x12(\n" +
 	"\x04item\x18\x01 \x01(\v2\x14.rpckit.test.v1.ItemR\x04item\x12\x1b\n" +
 	"\tfail_code\x18\x02 \x01(\x05R\bfailCode\x12!\n" +
@@ -607,12 +608,12 @@ const file_rpckit_test_v1_test_proto_rawDesc = "" +
 	"\x05Color\x12\x15\n" +
 	"\x11COLOR_UNSPECIFIED\x10\x00\x12\r\n" +
 	"\tCOLOR_RED\x10\x01\x12\x0f\n" +
-	"\vCOLOR_GREEN\x10\x022\x9a\x02\n" +
-	"\x04Test\x12A\n" +
-	"\x04Echo\x12\x1b.rpckit.test.v1.EchoRequest\x1a\x1c.rpckit.test.v1.EchoResponse\x12E\n" +
-	"\x05Count\x12\x1c.rpckit.test.v1.CountRequest\x1a\x1c.rpckit.test.v1.EchoResponse0\x01\x12A\n" +
-	"\x03Sum\x12\x1b.rpckit.test.v1.EchoRequest\x1a\x1b.rpckit.test.v1.SumResponse(\x01\x12E\n" +
-	"\x04Chat\x12\x1b.rpckit.test.v1.EchoRequest\x1a\x1c.rpckit.test.v1.EchoResponse(\x010\x01B=Z;github.com/rpckit/rpckit/internal/gen/rpckit/test/v1;testv1b\x06proto3"
+	"\vCOLOR_GREEN\x10\x022\xe0\x03\n" +
+	"\x04Test\x12\xc2\x01\n" +
+	"\x04Echo\x12\x1b.rpckit.test.v1.EchoRequest\x1a\x1c.rpckit.test.v1.EchoResponse\"\x7f\x82\xd3\xe4\x93\x02y:\x01*Z\x17\x12\x15/v1/items/{item.name}Z\x1b:\x04item\x1a\x13/v1/items/{item.id}Z4b\x04item\x12,/v1/items/{item.name=shelves/*/items/*}:peek\"\b/v1/echo\x12`\n" +
+	"\x05Count\x12\x1c.rpckit.test.v1.CountRequest\x1a\x1c.rpckit.test.v1.EchoResponse\"\x19\x82\xd3\xe4\x93\x02\x13\x12\x11/v1/count/{count}0\x01\x12U\n" +
+	"\x03Sum\x12\x1b.rpckit.test.v1.EchoRequest\x1a\x1b.rpckit.test.v1.SumResponse\"\x12\x82\xd3\xe4\x93\x02\f:\x01*\"\a/v1/sum(\x01\x12Z\n" +
+	"\x04Chat\x12\x1b.rpckit.test.v1.EchoRequest\x1a\x1c.rpckit.test.v1.EchoResponse\"\x13\x82\xd3\xe4\x93\x02\r:\x01*\"\b/v1/chat(\x010\x01B=Z;github.com/rpckit/rpckit/internal/gen/rpckit/test/v1;testv1b\x06proto3"
 
 var (
 	file_rpckit_test_v1_test_proto_rawDescOnce sync.Once

@@ -1,0 +1,274 @@
+package gateway
+
+import (
+	"encoding/base64"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/rpckit/rpckit/dynamic"
+	"github.com/rpckit/rpckit/invoke"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+)
+
+// call is one HTTP request being served.
+type call struct {
+	g     *Gateway
+	st    *state
+	route *Route
+	w     http.ResponseWriter
+	r     *http.Request
+}
+
+func (c *call) run(vars map[string]string) {
+	ctx, cancel, err := c.context()
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	defer cancel()
+	md := c.route.Method
+	if md.IsStreamingClient() {
+		c.clientStream(ctx, vars)
+		return
+	}
+	req, err := c.request(vars)
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	if md.IsStreamingServer() {
+		c.serverStream(ctx, req)
+		return
+	}
+	resp, err := c.g.opts.Conn.Unary(ctx, md, req)
+	c.writeMetadata(resp.Header)
+	if err != nil {
+		c.writeTrailers(resp.Trailer)
+		c.fail(err)
+		return
+	}
+	c.respond(resp.Message, resp.Trailer)
+}
+
+// context carries the forwarded headers as metadata and the deadline.
+func (c *call) context() (context.Context, context.CancelFunc, error) {
+	timeout := c.g.opts.Timeout
+	if v := c.r.Header.Get("Grpc-Timeout"); v != "" {
+		d, err := parseGRPCTimeout(v)
+		if err != nil {
+			return nil, nil, status.Errorf(codes.InvalidArgument, "Grpc-Timeout %q: %v", v, err)
+		}
+		timeout = d
+	}
+	ctx, cancel := context.WithTimeout(c.r.Context(), timeout)
+	return metadata.NewOutgoingContext(ctx, c.g.forwarded(c.r.Header)), cancel, nil
+}
+
+// request builds the request message: the body (all of it, or one field),
+// then the path variables and query parameters, appended as wire records so
+// that protobuf's merge puts them in place.
+func (c *call) request(vars map[string]string) ([]byte, error) {
+	body, err := c.body()
+	if err != nil {
+		return nil, err
+	}
+	wire, err := c.st.codec.Encode(nil, c.route.Method.Input(), body)
+	if err != nil {
+		return nil, status.Error(codes.InvalidArgument, err.Error())
+	}
+	p := newParams(c.route.Method.Input())
+	for field, v := range vars {
+		if err := p.set(field, []string{v}); err != nil {
+			return nil, status.Errorf(codes.InvalidArgument, "path: %v", err)
+		}
+	}
+	if c.route.Body != "*" {
+		bound := func(name string) bool { return vars[name] != "" || name == c.route.Body }
+		if err := p.fromQuery(c.r.URL.Query(), bound); err != nil {
+			return nil, status.Error(codes.InvalidArgument, err.Error())
+		}
+	}
+	if p.empty() {
+		return wire, nil
+	}
+	js, err := p.json()
+	if err != nil {
+		return nil, status.Error(codes.InvalidArgument, err.Error())
+	}
+	wire, err = c.st.codec.Encode(wire, c.route.Method.Input(), js)
+	if err != nil {
+		return nil, status.Error(codes.InvalidArgument, err.Error())
+	}
+	return wire, nil
+}
+
+// body reads the JSON that becomes the request message, "{}" when the
+// route takes none.
+func (c *call) body() ([]byte, error) {
+	if c.route.Body == "" {
+		return []byte("{}"), nil
+	}
+	b, err := io.ReadAll(http.MaxBytesReader(c.w, c.r.Body, c.g.opts.MaxBodyBytes))
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return nil, errTooLarge{tooBig.Limit}
+	}
+	if err != nil {
+		return nil, status.Errorf(codes.InvalidArgument, "reading body: %v", err)
+	}
+	if len(bytes.TrimSpace(b)) == 0 {
+		b = []byte("{}")
+	}
+	if c.route.Body == "*" {
+		return b, nil
+	}
+	fds, _ := fieldPath(c.route.Method.Input(), c.route.Body)
+	name, _ := json.Marshal(fds[0].JSONName())
+	return fmt.Appendf(nil, "{%s:%s}", name, b), nil
+}
+
+// errTooLarge is a request body past MaxBodyBytes.
+type errTooLarge struct{ limit int64 }
+
+func (e errTooLarge) Error() string {
+	return fmt.Sprintf("request body larger than %d bytes", e.limit)
+}
+
+// respond writes a unary response: the whole message, or its
+// response_body field, after the masks.
+func (c *call) respond(msg []byte, trailer metadata.MD) {
+	js, err := c.responseJSON(msg)
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	c.writeTrailers(trailer)
+	c.w.Header().Set("Content-Type", "application/json")
+	c.w.WriteHeader(http.StatusOK)
+	_, _ = c.w.Write(append(js, '\n'))
+}
+
+func (c *call) responseJSON(msg []byte) ([]byte, error) {
+	out := c.route.Method.Output()
+	if fm := c.st.masks[out.FullName()]; fm != nil {
+		var err error
+		if msg, err = dynamic.NewValue(dynamic.TypeOf(out), msg).Mask(nil, fm); err != nil {
+			return nil, status.Errorf(codes.Internal, "masking response: %v", err)
+		}
+	}
+	if c.route.ResponseBody == "" {
+		return c.st.codec.Decode(nil, out, msg)
+	}
+	return c.responseField(msg)
+}
+
+// responseField renders one field of the response, as response_body asks.
+func (c *call) responseField(msg []byte) ([]byte, error) {
+	out := c.route.Method.Output()
+	js, err := c.st.codec.Decode(nil, out, msg)
+	if err != nil {
+		return nil, err
+	}
+	var whole map[string]json.RawMessage
+	if err := json.Unmarshal(js, &whole); err != nil {
+		return nil, err
+	}
+	fds, _ := fieldPath(out, c.route.ResponseBody)
+	if v, ok := whole[fds[0].JSONName()]; ok {
+		return v, nil
+	}
+	return []byte("null"), nil
+}
+
+// fail writes err as a JSON google.rpc.Status with the HTTP status of its
+// code.
+func (c *call) fail(err error) {
+	var tooBig errTooLarge
+	if errors.As(err, &tooBig) {
+		writeRoutingError(c.w, http.StatusRequestEntityTooLarge, tooBig.Error())
+		return
+	}
+	st := status.Convert(err)
+	body, jerr := invoke.StatusJSON(c.st.codec, st)
+	if jerr != nil {
+		body, _ = json.Marshal(map[string]any{"code": st.Code(), "message": st.Message()})
+	}
+	c.w.Header().Set("Content-Type", "application/json")
+	c.w.WriteHeader(HTTPStatus(st.Code()))
+	_, _ = c.w.Write(append(body, '\n'))
+}
+
+// writeRoutingError answers a request no method serves.
+func writeRoutingError(w http.ResponseWriter, httpStatus int, msg string) {
+	code := codes.NotFound
+	switch httpStatus {
+	case http.StatusMethodNotAllowed:
+		code = codes.Unimplemented
+	case http.StatusRequestEntityTooLarge:
+		code = codes.ResourceExhausted
+	case http.StatusBadRequest:
+		code = codes.InvalidArgument
+	}
+	body, _ := json.Marshal(map[string]any{"code": int(code), "message": msg, "details": []any{}})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(httpStatus)
+	_, _ = w.Write(append(body, '\n'))
+}
+
+// forwarded picks the request headers that become metadata.
+func (g *Gateway) forwarded(h http.Header) metadata.MD {
+	md := metadata.MD{}
+	for k, vs := range h {
+		lk := strings.ToLower(k)
+		switch {
+		case strings.HasPrefix(lk, "grpc-metadata-"):
+			md[strings.TrimPrefix(lk, "grpc-metadata-")] = vs
+		case lk == "authorization" || lk == "x-request-id" || g.allowed(lk):
+			md[lk] = vs
+		}
+	}
+	if fwd := h.Get("X-Forwarded-For"); fwd != "" {
+		md["x-forwarded-for"] = []string{fwd}
+	}
+	return md
+}
+
+func (g *Gateway) allowed(header string) bool {
+	for _, a := range g.opts.Headers {
+		if strings.EqualFold(a, header) {
+			return true
+		}
+	}
+	return false
+}
+
+// writeMetadata sends response headers as Grpc-Metadata-*.
+func (c *call) writeMetadata(md metadata.MD) { c.copyMetadata("Grpc-Metadata-", md) }
+
+// writeTrailers sends response trailers as Grpc-Trailer-* headers.
+func (c *call) writeTrailers(md metadata.MD) { c.copyMetadata("Grpc-Trailer-", md) }
+
+// copyMetadata copies application metadata into response headers; the
+// transport's own keys (content-type, grpc-*) stay out, and binary values
+// are base64, as headers must be text.
+func (c *call) copyMetadata(prefix string, md metadata.MD) {
+	for k, vs := range md {
+		if k == "content-type" || strings.HasPrefix(k, "grpc-") {
+			continue
+		}
+		for _, v := range vs {
+			if strings.HasSuffix(k, "-bin") {
+				v = base64.StdEncoding.EncodeToString([]byte(v))
+			}
+			c.w.Header().Add(prefix+k, v)
+		}
+	}
+}

@@ -1,0 +1,210 @@
+package gateway
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/rpckit/rpckit/dynamic"
+	"github.com/rpckit/rpckit/invoke"
+	"github.com/rpckit/rpckit/schema"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+// Options configure a Gateway. Conn and Source are required; the zero
+// value of the rest is the default.
+type Options struct {
+	// Conn is the upstream connection.
+	Conn *invoke.Conn
+	// Source gives the upstream's services and their routes.
+	Source schema.Source
+	// Codec converts JSON to wire and back; nil means invoke.ProtoJSON
+	// with a resolver over Source's files.
+	Codec invoke.JSONCodec
+	// Timeout is the deadline of a call with no Grpc-Timeout header; zero
+	// means 30 s.
+	Timeout time.Duration
+	// MaxBodyBytes caps request bodies (413 past it); zero means 4 MiB.
+	MaxBodyBytes int64
+	// Headers are request headers, besides Authorization, X-Request-Id
+	// and Grpc-Metadata-*, forwarded to the upstream as metadata.
+	Headers []string
+	// Mask lists, per message type, field paths removed from responses of
+	// that type (dynamic.Mask): redaction before anything leaves.
+	Mask map[protoreflect.FullName][]string
+	// CORSOrigins are the origins allowed to call cross-origin ("*": any).
+	CORSOrigins []string
+	// Logger receives access logs; nil logs nothing.
+	Logger *slog.Logger
+}
+
+// Gateway serves REST/JSON for a gRPC upstream. Reload swaps its routes;
+// requests in flight finish on the routes they started with.
+type Gateway struct {
+	opts  Options
+	state atomic.Pointer[state]
+}
+
+// state is what a reload replaces.
+type state struct {
+	router *router
+	codec  invoke.JSONCodec
+	masks  map[protoreflect.FullName]*dynamic.FieldMask
+}
+
+// New loads the upstream's services from opts.Source and builds the routes.
+// Conflicting routes are an error.
+func New(ctx context.Context, opts Options) (*Gateway, error) {
+	if opts.Conn == nil || opts.Source == nil {
+		return nil, errors.New("gateway: Options.Conn and Options.Source are required")
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = 30 * time.Second
+	}
+	if opts.MaxBodyBytes <= 0 {
+		opts.MaxBodyBytes = 4 << 20
+	}
+	g := &Gateway{opts: opts}
+	return g, g.Reload(ctx)
+}
+
+// Reload fetches the services again and replaces the routes.
+func (g *Gateway) Reload(ctx context.Context) error {
+	files, err := schema.AllFiles(ctx, g.opts.Source)
+	if err != nil {
+		return err
+	}
+	services, err := servicesOf(ctx, g.opts.Source)
+	if err != nil {
+		return err
+	}
+	routes, err := RoutesOf(services)
+	if err != nil {
+		return err
+	}
+	rt, err := newRouter(routes)
+	if err != nil {
+		return err
+	}
+	st := &state{router: rt, codec: g.opts.Codec}
+	if st.codec == nil {
+		st.codec = invoke.ProtoJSON{Resolver: schema.Types(files)}
+	}
+	if st.masks, err = compileMasks(ctx, g.opts.Source, g.opts.Mask); err != nil {
+		return err
+	}
+	g.state.Store(st)
+	return nil
+}
+
+// Routes lists the routes served now, most specific first.
+func (g *Gateway) Routes() []*Route { return g.state.Load().router.routes }
+
+func servicesOf(ctx context.Context, src schema.Source) ([]protoreflect.ServiceDescriptor, error) {
+	names, err := src.Services(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []protoreflect.ServiceDescriptor
+	for _, n := range names {
+		if strings.HasPrefix(string(n), "grpc.reflection.") {
+			continue // reflection is a stream for tools, not a REST API
+		}
+		d, err := src.FindSymbol(ctx, n)
+		if err != nil {
+			return nil, err
+		}
+		if sd, ok := d.(protoreflect.ServiceDescriptor); ok {
+			out = append(out, sd)
+		}
+	}
+	return out, nil
+}
+
+func compileMasks(ctx context.Context, src schema.Source, masks map[protoreflect.FullName][]string) (map[protoreflect.FullName]*dynamic.FieldMask, error) {
+	out := map[protoreflect.FullName]*dynamic.FieldMask{}
+	for name, paths := range masks {
+		d, err := src.FindSymbol(ctx, name)
+		if err != nil {
+			return nil, fmt.Errorf("gateway: mask: %w", err)
+		}
+		md, ok := d.(protoreflect.MessageDescriptor)
+		if !ok {
+			return nil, fmt.Errorf("gateway: mask: %s is a %s, not a message", name, schema.Kind(d))
+		}
+		fm, err := dynamic.NewFieldMask(dynamic.TypeOf(md), paths...)
+		if err != nil {
+			return nil, fmt.Errorf("gateway: mask %s: %w", name, err)
+		}
+		out[name] = fm
+	}
+	return out, nil
+}
+
+// ServeHTTP routes a request to its method and answers it.
+func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+	st := g.state.Load()
+	if g.cors(rec, r) {
+		return
+	}
+	route := g.serve(st, rec, r)
+	g.logAccess(r, rec.status, route, time.Since(start))
+}
+
+func (g *Gateway) serve(st *state, w http.ResponseWriter, r *http.Request) *Route {
+	route, vars, code, allowed := st.router.match(r.Method, r.URL.EscapedPath())
+	switch code {
+	case http.StatusNotFound:
+		writeRoutingError(w, code, fmt.Sprintf("no route for %s %s", r.Method, r.URL.Path))
+		return nil
+	case http.StatusMethodNotAllowed:
+		w.Header().Set("Allow", strings.Join(allowed, ", "))
+		writeRoutingError(w, code, fmt.Sprintf("%s %s: method not allowed (allowed: %s)", r.Method, r.URL.Path, strings.Join(allowed, ", ")))
+		return nil
+	}
+	c := &call{g: g, st: st, route: route, w: w, r: r}
+	c.run(vars)
+	return route
+}
+
+func (g *Gateway) logAccess(r *http.Request, status int, route *Route, d time.Duration) {
+	if g.opts.Logger == nil {
+		return
+	}
+	method := ""
+	if route != nil {
+		method = string(route.Method.FullName())
+	}
+	g.opts.Logger.LogAttrs(r.Context(), slog.LevelInfo, "request",
+		slog.String("http_method", r.Method), slog.String("path", r.URL.Path),
+		slog.Int("status", status), slog.String("grpc_method", method),
+		slog.Duration("duration", d), slog.String("peer", r.RemoteAddr),
+		slog.String("request_id", r.Header.Get("X-Request-Id")))
+}
+
+// statusRecorder remembers the status written, for the access log.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (s *statusRecorder) WriteHeader(code int) {
+	s.status = code
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusRecorder) Flush() {
+	if f, ok := s.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Unwrap lets http.ResponseController reach the writer's own features.
+func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }

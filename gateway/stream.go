@@ -1,0 +1,168 @@
+package gateway
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/rpckit/rpckit/invoke"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+// A streamed response is newline-delimited JSON, each line
+// {"result": message} and, when the call fails part-way, a last line
+// {"error": status} (grpc-gateway's framing); or Server-Sent Events when the
+// client accepts text/event-stream: "data: message" events, and an "error"
+// event for a failure.
+type streamWriter struct {
+	w   http.ResponseWriter
+	sse bool
+	n   int
+}
+
+func newStreamWriter(w http.ResponseWriter, r *http.Request) *streamWriter {
+	sse := strings.Contains(r.Header.Get("Accept"), "text/event-stream")
+	ct := "application/x-ndjson"
+	if sse {
+		ct = "text/event-stream"
+	}
+	w.Header().Set("Content-Type", ct)
+	return &streamWriter{w: w, sse: sse}
+}
+
+func (s *streamWriter) message(js []byte) {
+	if s.n == 0 {
+		s.w.WriteHeader(http.StatusOK)
+	}
+	s.n++
+	if s.sse {
+		fmt.Fprintf(s.w, "data: %s\n\n", js)
+	} else {
+		fmt.Fprintf(s.w, "{\"result\":%s}\n", js)
+	}
+	http.NewResponseController(s.w).Flush()
+}
+
+// failed reports whether the error could still go out as an HTTP status
+// (nothing sent yet); otherwise it is written as the stream's last item.
+func (s *streamWriter) failed(statusJSON []byte) bool {
+	if s.n == 0 {
+		return false
+	}
+	if s.sse {
+		fmt.Fprintf(s.w, "event: error\ndata: %s\n\n", statusJSON)
+	} else {
+		fmt.Fprintf(s.w, "{\"error\":%s}\n", statusJSON)
+	}
+	http.NewResponseController(s.w).Flush()
+	return true
+}
+
+// serverStream sends one request and streams the responses.
+func (c *call) serverStream(ctx context.Context, req []byte) {
+	st, err := c.g.opts.Conn.NewStream(ctx, c.route.Method)
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	if err := st.Send(req); err != nil && !errors.Is(err, io.EOF) {
+		c.fail(err)
+		return
+	}
+	_ = st.CloseSend()
+	c.relay(st)
+}
+
+// relay copies response messages to the client until the call ends.
+func (c *call) relay(st *invoke.Stream) {
+	out := newStreamWriter(c.w, c.r)
+	hdr, _ := st.Header()
+	c.writeMetadata(hdr)
+	for {
+		msg, err := st.Recv()
+		if errors.Is(err, io.EOF) {
+			if out.n == 0 {
+				c.w.WriteHeader(http.StatusOK)
+			}
+			return
+		}
+		if err == nil {
+			var js []byte
+			if js, err = c.responseJSON(msg); err == nil {
+				out.message(js)
+				continue
+			}
+		}
+		c.streamFail(out, err)
+		return
+	}
+}
+
+func (c *call) streamFail(out *streamWriter, err error) {
+	js, jerr := invoke.StatusJSON(c.st.codec, status.Convert(err))
+	if jerr != nil || !out.failed(js) {
+		c.fail(err)
+	}
+}
+
+// clientStream reads request messages from a newline-delimited JSON body,
+// sending each as it arrives (HTTP/2 lets responses flow back meanwhile),
+// and streams or writes the responses.
+func (c *call) clientStream(ctx context.Context, vars map[string]string) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	st, err := c.g.opts.Conn.NewStream(ctx, c.route.Method)
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	sendErr := make(chan error, 1)
+	go func() {
+		err := c.sendBody(st)
+		sendErr <- err
+		if err != nil {
+			cancel()
+		}
+	}()
+	if c.route.Method.IsStreamingServer() {
+		c.relay(st)
+		return
+	}
+	msg, err := st.Recv()
+	if serr := <-sendErr; serr != nil {
+		err = serr
+	}
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	c.respond(msg, st.Trailer())
+}
+
+func (c *call) sendBody(st *invoke.Stream) error {
+	defer st.CloseSend()
+	dec := json.NewDecoder(http.MaxBytesReader(c.w, c.r.Body, c.g.opts.MaxBodyBytes))
+	for n := 1; ; n++ {
+		var raw json.RawMessage
+		err := dec.Decode(&raw)
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return status.Errorf(codes.InvalidArgument, "request %d: %v", n, err)
+		}
+		wire, err := c.st.codec.Encode(nil, c.route.Method.Input(), bytes.TrimSpace(raw))
+		if err != nil {
+			return status.Errorf(codes.InvalidArgument, "request %d: %v", n, err)
+		}
+		if err := st.Send(wire); err != nil {
+			return nil // the upstream ended the call; its status says why
+		}
+	}
+}

@@ -1,0 +1,157 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/rpckit/rpckit/gateway"
+	"github.com/spf13/cobra"
+	"golang.org/x/net/http2"
+	"golang.org/x/net/http2/h2c"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+type gatewayFlags struct {
+	conn     connFlags
+	schema   schemaFlags
+	upstream string
+	listen   string
+	opts     gateway.Options
+	masks    []string
+	reload   time.Duration
+	quiet    bool
+}
+
+func newGatewayCmd(stdio Stdio) *cobra.Command {
+	var f gatewayFlags
+	cmd := &cobra.Command{
+		Use:   "gateway --upstream TARGET",
+		Short: "Serve REST/JSON in front of a gRPC service, from its descriptors",
+		Long: `Serve REST/JSON in front of a gRPC service, with routes from its
+google.api.http annotations and POST /pkg.Service/Method for every method.
+Descriptors come from reflection (the default) or --proto / --protoset.
+
+Server streams answer as newline-delimited JSON ({"result": ...} per message),
+or Server-Sent Events for clients that accept text/event-stream. Client and
+bidi streams take newline-delimited JSON request bodies; over HTTP/2 (h2c or
+TLS) responses flow while the request body is still being sent. gRPC errors
+become the standard HTTP statuses with a JSON google.rpc.Status body.
+
+Descriptors are loaded again on SIGHUP, and every --reload interval when they
+come from reflection; requests in flight finish on the routes they began with.`,
+		Example: `  rpckit gateway --upstream 127.0.0.1:50051 --plaintext --listen 127.0.0.1:8080
+  rpckit gateway --upstream 127.0.0.1:50051 --plaintext --mask 'pkg.User:email,phone'`,
+		Args: argsBetween(0, 0),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runGateway(cmd, stdio, &f)
+		},
+	}
+	fs := cmd.Flags()
+	fs.StringVar(&f.upstream, "upstream", "", "the gRPC `target` to front (required)")
+	fs.StringVar(&f.listen, "listen", "127.0.0.1:8080", "HTTP listen `address` (HTTP/1.1 and h2c)")
+	fs.DurationVar(&f.opts.Timeout, "timeout", 30*time.Second, "deadline of calls without a Grpc-Timeout header")
+	fs.Int64Var(&f.opts.MaxBodyBytes, "max-body", 4<<20, "largest request body in `bytes` (413 past it)")
+	fs.StringSliceVar(&f.opts.Headers, "forward-header", nil, "request `headers` forwarded as metadata, besides Authorization, X-Request-Id and Grpc-Metadata-*")
+	fs.StringSliceVar(&f.opts.CORSOrigins, "cors-origin", nil, "`origins` allowed to call from browsers (* for any)")
+	fs.StringArrayVar(&f.masks, "mask", nil, "remove fields from responses: `'pkg.Msg:path,path'` (repeatable)")
+	fs.DurationVar(&f.reload, "reload", time.Minute, "how often to reload descriptors from reflection (0: only on SIGHUP)")
+	fs.BoolVar(&f.quiet, "quiet", false, "no access log")
+	f.conn.register(fs)
+	f.schema.register(fs)
+	return cmd
+}
+
+func parseMasks(specs []string) (map[protoreflect.FullName][]string, error) {
+	out := map[protoreflect.FullName][]string{}
+	for _, s := range specs {
+		name, paths, ok := strings.Cut(s, ":")
+		if !ok || name == "" || paths == "" {
+			return nil, usagef("--mask %q: want 'pkg.Msg:field.path,other'", s)
+		}
+		out[protoreflect.FullName(name)] = append(out[protoreflect.FullName(name)], strings.Split(paths, ",")...)
+	}
+	return out, nil
+}
+
+func runGateway(cmd *cobra.Command, stdio Stdio, f *gatewayFlags) error {
+	if f.upstream == "" {
+		return usagef("--upstream is required")
+	}
+	ctx := cmd.Context()
+	masks, err := parseMasks(f.masks)
+	if err != nil {
+		return err
+	}
+	s, err := open(ctx, f.upstream, &f.conn, &f.schema)
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	opts := f.opts
+	opts.Conn, opts.Source, opts.Mask = s.conn, s.source, masks
+	if !f.quiet {
+		opts.Logger = slog.New(slog.NewJSONHandler(stdio.Err, nil))
+	}
+	g, err := gateway.New(ctx, opts)
+	if err != nil {
+		return err
+	}
+	lis, err := net.Listen("tcp", f.listen)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdio.Err, "rpckit gateway: http://%s -> %s (%d routes)\n", lis.Addr(), f.upstream, len(g.Routes()))
+	go reloadLoop(ctx, g, stdio, f.reload, !f.schema.local() || f.schema.reflect)
+	return serveHTTP(ctx, lis, h2c.NewHandler(g, &http2.Server{}))
+}
+
+// reloadLoop reloads on SIGHUP and, for reflection, on an interval.
+func reloadLoop(ctx context.Context, g *gateway.Gateway, stdio Stdio, every time.Duration, reflection bool) {
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	var tick <-chan time.Time
+	if reflection && every > 0 {
+		t := time.NewTicker(every)
+		defer t.Stop()
+		tick = t.C
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-hup:
+		case <-tick:
+		}
+		if err := g.Reload(ctx); err != nil {
+			fmt.Fprintf(stdio.Err, "rpckit gateway: reload: %v (keeping the routes in use)\n", err)
+		}
+	}
+}
+
+// serveHTTP serves until ctx ends, then shuts down gracefully.
+func serveHTTP(ctx context.Context, lis net.Listener, h http.Handler) error {
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(lis) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return nil
+}
