@@ -36,7 +36,7 @@ func (s *Server) Serve(ctx context.Context) error {
 		admin = &http.Server{Handler: s.admin, ReadHeaderTimeout: 10 * time.Second}
 		go func() { errc <- serveAdmin(admin, adminLis) }()
 	}
-	s.logger.Info("server: serving", slog.String("addr", lis.Addr().String()), slog.Any("admin", s.AdminAddr()))
+	s.logger.Info("server: serving", slog.String("addr", lis.Addr().String()), slog.String("admin", addrString(s.AdminAddr())))
 	select {
 	case <-ctx.Done():
 		err = nil
@@ -116,4 +116,12 @@ func (s *Server) drainCalls() {
 	}
 	s.grpc.Stop()
 	<-done
+}
+
+// addrString is a's string form, or "" for none.
+func addrString(a net.Addr) string {
+	if a == nil {
+		return ""
+	}
+	return a.String()
 }

@@ -69,6 +69,7 @@ with a colon in it is a target, one without is a service or symbol name.
 		newBenchCmd(stdio),
 		newConvertCmd(stdio),
 		newGatewayCmd(stdio),
+		newServeCmd(stdio),
 	)
 	return root
 }

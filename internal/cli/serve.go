@@ -1,0 +1,124 @@
+package cli
+
+import (
+	"crypto/tls"
+	"log/slog"
+	"time"
+
+	"github.com/rpckit/rpckit/examples/ranking"
+	"github.com/rpckit/rpckit/server"
+	"github.com/spf13/cobra"
+)
+
+type serveFlags struct {
+	srv      server.Options
+	model    ranking.Options
+	certFile string
+	keyFile  string
+	logLevel string
+	logText  bool
+}
+
+func newServeCmd(stdio Stdio) *cobra.Command {
+	var f serveFlags
+	cmd := &cobra.Command{
+		Use:   "serve [ranking]",
+		Short: "Run the real-time ranking service with the full runtime",
+		Long: `Run rpckit.ranking.v1.RankingService, the built-in target of bench, gateway
+and demo, on the rpckit runtime: request ids, access log (JSON on stderr),
+recovery, Prometheus metrics, a deadline cap, grpc.health.v1 and server
+reflection (v1 and v1alpha).
+
+The admin listener serves /metrics, /healthz, /readyz and, with --pprof,
+/debug/pprof/. On SIGTERM or SIGINT, health goes NOT_SERVING, the server
+waits --drain-delay for load balancers to notice, then drains in-flight
+calls for at most --drain-timeout and stops.`,
+		Example: `  rpckit serve
+  rpckit serve --listen 127.0.0.1:50051 --admin 127.0.0.1:9090 --catalogue 200000
+  rpckit health --plaintext 127.0.0.1:50051 rpckit.ranking.v1.RankingService`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if err := argsBetween(0, 1)(cmd, args); err != nil {
+				return err
+			}
+			if len(args) == 1 && args[0] != "ranking" {
+				return usagef("unknown service %q: the one built in is \"ranking\"", args[0])
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runServe(cmd, stdio, &f)
+		},
+	}
+	fs := cmd.Flags()
+	fs.StringVar(&f.srv.Addr, "listen", "127.0.0.1:50051", "gRPC listen `address`")
+	fs.StringVar(&f.srv.AdminAddr, "admin", "127.0.0.1:9090", "admin HTTP listen `address` (/metrics, /healthz, /readyz); empty: none")
+	fs.BoolVar(&f.srv.Pprof, "pprof", false, "serve /debug/pprof/ on the admin listener")
+	fs.DurationVar(&f.srv.ShutdownTimeout, "drain-timeout", 5*time.Second, "how long in-flight calls may run after SIGTERM")
+	fs.DurationVar(&f.srv.DrainDelay, "drain-delay", 0, "how long health says NOT_SERVING before draining starts")
+	fs.DurationVar(&f.srv.MaxDeadline, "max-deadline", 30*time.Second, "cap on every call's deadline (0: none)")
+	fs.BoolVar(&f.srv.NoAccessLog, "no-access-log", false, "no access log line per call")
+	fs.StringVar(&f.certFile, "cert", "", "serve TLS with this certificate `file` (PEM)")
+	fs.StringVar(&f.keyFile, "key", "", "the private key `file` of --cert (PEM)")
+	fs.StringVar(&f.logLevel, "log-level", "info", "log `level`: debug, info, warn or error")
+	fs.BoolVar(&f.logText, "log-text", false, "log as text instead of JSON")
+	fs.IntVar(&f.model.CatalogueSize, "catalogue", 50_000, "titles in the synthetic catalogue")
+	fs.IntVar(&f.model.EmbeddingDim, "embedding-dim", 32, "length of the title and user vectors")
+	fs.IntVar(&f.model.MaxCandidates, "max-candidates", 10_000, "most candidates one request may score (more: RESOURCE_EXHAUSTED)")
+	fs.IntVar(&f.model.MaxLimit, "max-limit", 1_000, "largest limit and page size of a request")
+	fs.Uint64Var(&f.model.Seed, "seed", 1, "seed of the catalogue, the users and the model weights")
+	return cmd
+}
+
+func runServe(cmd *cobra.Command, stdio Stdio, f *serveFlags) error {
+	logger, err := newLogger(stdio, f.logLevel, f.logText)
+	if err != nil {
+		return err
+	}
+	opts := f.srv
+	opts.Logger = logger
+	if opts.TLS, err = serverTLS(f.certFile, f.keyFile); err != nil {
+		return err
+	}
+	model := f.model
+	model.Logger = logger
+	svc, err := ranking.New(model)
+	if err != nil {
+		return err
+	}
+	srv, err := server.New(opts)
+	if err != nil {
+		return err
+	}
+	svc.Register(srv)
+	logger.Info("rpckit serve: ranking", slog.String("service", ranking.ServiceName),
+		slog.Int("catalogue", model.CatalogueSize), slog.Int("embedding_dim", model.EmbeddingDim))
+	return srv.Serve(cmd.Context())
+}
+
+// newLogger makes the slog logger of a long-running command, on stderr.
+func newLogger(stdio Stdio, level string, text bool) (*slog.Logger, error) {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(level)); err != nil {
+		return nil, usagef("--log-level %q: want debug, info, warn or error", level)
+	}
+	hopts := &slog.HandlerOptions{Level: l}
+	if text {
+		return slog.New(slog.NewTextHandler(stdio.Err, hopts)), nil
+	}
+	return slog.New(slog.NewJSONHandler(stdio.Err, hopts)), nil
+}
+
+// serverTLS loads a certificate pair, or returns nil for plaintext.
+func serverTLS(certFile, keyFile string) (*tls.Config, error) {
+	if certFile == "" && keyFile == "" {
+		return nil, nil
+	}
+	if certFile == "" || keyFile == "" {
+		return nil, usagef("--cert and --key go together")
+	}
+	cert, err := tls.LoadX509KeyPair(certFile, keyFile)
+	if err != nil {
+		return nil, err
+	}
+	return &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}, nil
+}
