@@ -10,6 +10,7 @@ func (r *run) result(measured time.Duration, series []Point) *Result {
 	for k, ph := range r.phases {
 		var sum time.Duration
 		steps[k], sum = r.stepResult(k, ph, measured)
+		steps[k].CPU = cpuWithin(series, ph)
 		lagSum += sum
 	}
 	res := newResult()
@@ -26,6 +27,7 @@ func (r *run) result(measured time.Duration, series []Point) *Result {
 	}
 	r.addShardTotals(res)
 	res.Series = series
+	res.CPU = cpuWithin(series, Phase{})
 	if len(steps) > 1 {
 		res.Steps = steps
 	}
@@ -82,4 +84,16 @@ func (r *run) lastDone() time.Time {
 		return time.Now()
 	}
 	return last
+}
+
+// cpuWithin sums the CPU time of the points that start within ph; a phase
+// of zero length runs to the end.
+func cpuWithin(series []Point, ph Phase) time.Duration {
+	var cpu time.Duration
+	for _, p := range series {
+		if p.At >= ph.Start && (ph.Length <= 0 || p.At < ph.Start+ph.Length) {
+			cpu += p.CPU
+		}
+	}
+	return cpu
 }

@@ -27,7 +27,8 @@ type collector struct {
 	service    *Histogram
 	sofar      *Histogram // corrected, the whole measured run
 	series     []Point
-	begin      time.Time // start of the current interval
+	begin      time.Time     // start of the current interval
+	cpu        time.Duration // process CPU time at begin
 	calls      int64
 	errors     int64
 	notSent    int64 // not-sent total at the last tick
@@ -82,7 +83,7 @@ func (c *collector) warmup(t *time.Timer) bool {
 
 // measure collects an interval each second until stopped.
 func (c *collector) measure(t *time.Timer) {
-	c.begin = c.r.measureStart
+	c.begin, c.cpu = c.r.measureStart, processCPU()
 	for next := c.begin.Add(time.Second); c.sleep(t, next); next = next.Add(time.Second) {
 		c.collect(next)
 	}
@@ -91,7 +92,7 @@ func (c *collector) measure(t *time.Timer) {
 // final collects what the last tick left, if anything.
 func (c *collector) final() {
 	if c.begin.IsZero() {
-		c.begin = c.r.measureStart
+		c.begin, c.cpu = c.r.measureStart, processCPU()
 	}
 	now := time.Now()
 	if now.After(c.begin) {
@@ -142,7 +143,10 @@ func emptied(s intervalStats) intervalStats {
 }
 
 func (c *collector) point(now time.Time, calls, errors, notSent int64) Point {
+	cpu := processCPU()
+	defer func() { c.cpu = cpu }()
 	return Point{
+		CPU:     cpu - c.cpu,
 		At:      c.begin.Sub(c.r.measureStart),
 		Length:  now.Sub(c.begin),
 		Calls:   calls,

@@ -23,6 +23,11 @@ type Result struct {
 	Codes    map[string]int64 // timed calls by code label, "OK" included
 	Messages map[string]int64 // failed calls by error text
 
+	// CPU is the CPU time, user and system, the process used while
+	// measuring: the load generator's cost when it runs alone. Zero where
+	// it cannot be measured.
+	CPU time.Duration
+
 	MaxLag  time.Duration // latest start of a call after its intended time
 	MeanLag time.Duration // mean of that lag over timed calls
 
@@ -40,6 +45,7 @@ type Point struct {
 	Length  time.Duration
 	Calls   int64 // calls that ended in the interval
 	Errors  int64
+	CPU     time.Duration // process CPU time used in the interval
 	NotSent int64
 	// Corrected latency percentiles of the calls that ended in the interval.
 	P50, P90, P99, Max time.Duration
@@ -58,6 +64,14 @@ func newResult() *Result {
 		Service:   NewHistogram(),
 		Extra:     NewHistogram(),
 	}
+}
+
+// CPUPerCall is the process CPU time per timed call, or zero.
+func (r *Result) CPUPerCall() time.Duration {
+	if r.Calls == 0 {
+		return 0
+	}
+	return r.CPU / time.Duration(r.Calls)
 }
 
 // Rate is the calls per second achieved: timed calls over Duration.
@@ -136,6 +150,7 @@ func (out *Result) add(r *Result) {
 	out.Errors += r.Errors
 	out.NotSent += r.NotSent
 	out.CutOff += r.CutOff
+	out.CPU += r.CPU
 	addLabels(out.Codes, r.Codes, maxCodes)
 	addLabels(out.Messages, r.Messages, maxMessages)
 	out.MaxLag = max(out.MaxLag, r.MaxLag)
@@ -170,6 +185,7 @@ func mergeSeries(dst, src []Point) []Point {
 		d.Calls += p.Calls
 		d.Errors += p.Errors
 		d.NotSent += p.NotSent
+		d.CPU += p.CPU
 		d.P50, d.P90 = max(d.P50, p.P50), max(d.P90, p.P90)
 		d.P99, d.Max = max(d.P99, p.P99), max(d.Max, p.Max)
 	}

@@ -272,3 +272,38 @@ func TestOptionsErrors(t *testing.T) {
 		t.Error("nil target: no error")
 	}
 }
+
+// The process's CPU time while measuring is in the Result, the series and
+// the steps, and they agree.
+func TestCPUTime(t *testing.T) {
+	var sink atomic.Uint64
+	spin := func(ctx context.Context) error {
+		x := uint64(1)
+		for i := range 200_000 {
+			x = x*6364136223846793005 + uint64(i)
+		}
+		sink.Add(x)
+		return nil
+	}
+	pacer, err := ParseRate("200:400:+200", 600*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := runBounded(t, context.Background(), Options{Pacer: pacer, Duration: 1200 * time.Millisecond}, spin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.CPU <= 0 || res.CPUPerCall() <= 0 {
+		t.Fatalf("cpu %v, per call %v: want positive", res.CPU, res.CPUPerCall())
+	}
+	var series, steps time.Duration
+	for _, p := range res.Series {
+		series += p.CPU
+	}
+	for _, st := range res.Steps {
+		steps += st.CPU
+	}
+	if series != res.CPU || steps > res.CPU || len(res.Steps) != 2 || res.Steps[0].CPU <= 0 {
+		t.Errorf("cpu %v, series sum %v, steps sum %v over %d steps", res.CPU, series, steps, len(res.Steps))
+	}
+}

@@ -71,9 +71,10 @@ func stepResult(start time.Time, rate float64, n int, base time.Duration, errEve
 	for s := range 10 {
 		r.Series = append(r.Series, load.Point{
 			At: time.Duration(s) * time.Second, Length: time.Second, Calls: int64(n / 10),
-			P50: 2 * base, P90: 3 * base, P99: 20 * base, Max: 20 * base,
+			CPU: time.Duration(n/10) * 20 * time.Microsecond, P50: 2 * base, P90: 3 * base, P99: 20 * base, Max: 20 * base,
 		})
 	}
+	r.CPU = time.Duration(n) * 20 * time.Microsecond
 	return r
 }
 
@@ -93,6 +94,7 @@ func ramp() *load.Result {
 		total.Calls += s.Calls
 		total.Errors += s.Errors
 		total.NotSent += s.NotSent
+		total.CPU += s.CPU
 		for k, v := range s.Codes {
 			total.Codes[k] += v
 		}

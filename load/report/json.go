@@ -29,6 +29,8 @@ type jsonResult struct {
 	Messages   map[string]int64 `json:"messages"`
 	MaxLagMS   float64          `json:"max_lag_ms"`
 	MeanLagMS  float64          `json:"mean_lag_ms"`
+	CPUMS      float64          `json:"cpu_ms"`
+	CPUPerCall float64          `json:"cpu_us_per_call"`
 	Latency    *jsonLatency     `json:"latency"`
 	Service    *jsonLatency     `json:"service"`
 	Extra      *jsonLatency     `json:"extra,omitempty"`
@@ -57,6 +59,7 @@ type jsonPoint struct {
 	Calls    int64   `json:"calls"`
 	Errors   int64   `json:"errors"`
 	NotSent  int64   `json:"not_sent"`
+	CPUMS    float64 `json:"cpu_ms"`
 	RPS      float64 `json:"rps"`
 	P50MS    float64 `json:"p50_ms"`
 	P90MS    float64 `json:"p90_ms"`
@@ -67,11 +70,12 @@ type jsonPoint struct {
 // WriteJSON writes r as one indented JSON object. Top-level fields: start
 // (RFC 3339), duration_ms, offered_rps, rps, calls, errors, error_rate (0
 // to 1), not_sent, cut_off, codes and messages (label to count),
-// max_lag_ms, mean_lag_ms; latency (corrected) and service, each with
+// max_lag_ms, mean_lag_ms, cpu_ms and cpu_us_per_call (the process's CPU
+// time while measuring, in all and per timed call); latency (corrected) and service, each with
 // count, min_ms, mean_ms, stddev_ms, max_ms, percentiles (the standard
 // list as {percentile, ms}) and histogram (compressed HdrHistogram, µs);
 // extra when targets recorded any; series (at_ms, length_ms, calls,
-// errors, not_sent, rps, p50_ms, p90_ms, p99_ms, max_ms per second); and
+// errors, not_sent, cpu_ms, rps, p50_ms, p90_ms, p99_ms, max_ms per second); and
 // steps, each a result object of its own.
 func WriteJSON(w io.Writer, r *load.Result) error {
 	jr, err := toJSON(r)
@@ -92,6 +96,7 @@ func toJSON(r *load.Result) (*jsonResult, error) {
 		Calls: r.Calls, Errors: r.Errors, ErrorRate: r.ErrorRate(), NotSent: r.NotSent, CutOff: r.CutOff,
 		Codes: nonNil(r.Codes), Messages: nonNil(r.Messages),
 		MaxLagMS: ms(r.MaxLag), MeanLagMS: ms(r.MeanLag),
+		CPUMS: ms(r.CPU), CPUPerCall: float64(r.CPUPerCall()) / 1e3,
 	}
 	var err error
 	if jr.Latency, err = latencyJSON(r.Corrected); err != nil {
@@ -146,7 +151,7 @@ func latencyJSON(h *load.Histogram) (*jsonLatency, error) {
 func pointJSON(p load.Point) jsonPoint {
 	return jsonPoint{
 		AtMS: ms(p.At), LengthMS: ms(p.Length), Calls: p.Calls, Errors: p.Errors, NotSent: p.NotSent,
-		RPS: p.Rate(), P50MS: ms(p.P50), P90MS: ms(p.P90), P99MS: ms(p.P99), MaxMS: ms(p.Max),
+		CPUMS: ms(p.CPU), RPS: p.Rate(), P50MS: ms(p.P50), P90MS: ms(p.P90), P99MS: ms(p.P99), MaxMS: ms(p.Max),
 	}
 }
 
@@ -171,7 +176,7 @@ func fromJSON(jr *jsonResult) (*load.Result, error) {
 		Start: jr.Start, Duration: fromMS(jr.DurationMS), Offered: jr.OfferedRPS,
 		Calls: jr.Calls, Errors: jr.Errors, NotSent: jr.NotSent, CutOff: jr.CutOff,
 		Codes: nonNil(jr.Codes), Messages: nonNil(jr.Messages),
-		MaxLag: fromMS(jr.MaxLagMS), MeanLag: fromMS(jr.MeanLagMS),
+		MaxLag: fromMS(jr.MaxLagMS), MeanLag: fromMS(jr.MeanLagMS), CPU: fromMS(jr.CPUMS),
 	}
 	var err error
 	if r.Corrected, err = histogramJSON(jr.Latency, "latency"); err != nil {
@@ -210,6 +215,6 @@ func histogramJSON(jl *jsonLatency, field string) (*load.Histogram, error) {
 func pointFromJSON(p jsonPoint) load.Point {
 	return load.Point{
 		At: fromMS(p.AtMS), Length: fromMS(p.LengthMS), Calls: p.Calls, Errors: p.Errors, NotSent: p.NotSent,
-		P50: fromMS(p.P50MS), P90: fromMS(p.P90MS), P99: fromMS(p.P99MS), Max: fromMS(p.MaxMS),
+		CPU: fromMS(p.CPUMS), P50: fromMS(p.P50MS), P90: fromMS(p.P90MS), P99: fromMS(p.P99MS), Max: fromMS(p.MaxMS),
 	}
 }

@@ -84,6 +84,10 @@ func writeSummary(w io.Writer, r *load.Result) {
 	if r.MaxLag > 0 {
 		row("Schedule lag", fmt.Sprintf("max %s, mean %s", fmtUnit(r.MaxLag), fmtUnit(r.MeanLag)))
 	}
+	if r.CPU > 0 && r.Calls > 0 && r.Duration > 0 {
+		row("Client CPU", fmt.Sprintf("%s per 1000 calls, %s%% of a core",
+			fmtUnit(r.CPU*1000/time.Duration(r.Calls)), fmtFloat(100*r.CPU.Seconds()/r.Duration.Seconds(), 1)))
+	}
 }
 
 // fmtUnit formats d as ghz does: two decimals in the largest unit that
