@@ -108,7 +108,7 @@ summary, status codes and errors, and with --slo the verdicts (and for a ramp
 the capacity: the highest rate that met the SLO).
 
 Exit codes: 0 done (and the SLO met), 1 error, 2 usage, 3 the SLO was missed.`,
-		Example: `  rpckit bench --plaintext -c 48 --duration 10s 127.0.0.1:50051 rpckit.ranking.v1.Ranking/Rank -d '{"userId":"u1"}'
+		Example: `  rpckit bench --plaintext -c 48 --duration 10s 127.0.0.1:50051 rpckit.ranking.v1.RankingService/Rank -d '{"context":{"userId":"u1"},"candidateCount":1000}'
   rpckit bench --plaintext --rate 100:1000:+100 --step 5s --warmup 5s --slo 'p99<200ms,errors<0.1%' 127.0.0.1:50051 pkg.Svc/Method
   rpckit bench -c 16 -n 10000 --keepalive=false -X POST -d '{}' http://127.0.0.1:8080/v1/rank
   rpckit bench merge a.hlog b.hlog

@@ -67,7 +67,7 @@ func (f *httpBenchFlags) target(cmd *cobra.Command, url string, bf *benchFlags) 
 			method = http.MethodPost
 		}
 	}
-	transport := f.transport(strings.HasPrefix(url, "http://"), max(bf.concurrency, 1))
+	transport := f.transport(strings.HasPrefix(url, "http://"), idleConns(bf))
 	t := &httpTarget{client: &http.Client{Transport: transport}, method: method, url: url, header: header, body: body, expect: f.expect}
 	return t.call, httpCode, transport.CloseIdleConnections, nil
 }
@@ -82,6 +82,21 @@ func (f *httpBenchFlags) readBody(cmd *cobra.Command) ([]byte, error) {
 	}
 	defer closer()
 	return io.ReadAll(r)
+}
+
+// idleConns is how many idle connections to keep: one per call in flight,
+// so that keep-alive means no call waits on a new connection. In open loop
+// that is the cap on calls in flight.
+func idleConns(bf *benchFlags) int {
+	switch {
+	case bf.rate == "":
+		return max(bf.concurrency, 1)
+	case bf.concurrency > 0:
+		return bf.concurrency
+	case bf.maxInFlight > 0:
+		return bf.maxInFlight
+	}
+	return load.DefaultMaxInFlight
 }
 
 type idleCloser interface {

@@ -43,7 +43,7 @@ response message is printed as one JSON document: indented on a terminal,
 one per line otherwise.
 
 ` + exitCodesHelp,
-		Example: `  rpckit call --plaintext 127.0.0.1:50051 rpckit.ranking.v1.Ranking/Rank -d '{"userId":"u1"}'
+		Example: `  rpckit call --plaintext 127.0.0.1:50051 rpckit.ranking.v1.RankingService/Rank -d '{"context":{"userId":"u1"},"candidateCount":1000}'
   rpckit call --protoset api.pb -H 'authorization: Bearer ${TOKEN}' api.example.com:443 pkg.Svc/Method -d @req.json`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 2 {

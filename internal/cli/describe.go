@@ -19,8 +19,8 @@ func newDescribeCmd(stdio Stdio) *cobra.Command {
 		Long: `Print the .proto source of a service, method, message, enum or field; with
 no symbol, of every service. With --template, print a JSON request for a
 message (or a method's request message) with every field filled in.`,
-		Example: `  rpckit describe --plaintext 127.0.0.1:50051 rpckit.ranking.v1.Ranking
-  rpckit describe --plaintext 127.0.0.1:50051 --template rpckit.ranking.v1.Ranking/Rank`,
+		Example: `  rpckit describe --plaintext 127.0.0.1:50051 rpckit.ranking.v1.RankingService
+  rpckit describe --plaintext 127.0.0.1:50051 --template rpckit.ranking.v1.RankingService/Rank`,
 		Args: argsBetween(0, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			target, rest := splitTarget(args)

@@ -39,7 +39,7 @@ Exit codes, as grpc_health_probe's:
   2  connection failure
   3  RPC failure (including a service the server does not know)
   4  not SERVING`,
-		Example: "  rpckit health --plaintext 127.0.0.1:50051 rpckit.ranking.v1.Ranking",
+		Example: "  rpckit health --plaintext 127.0.0.1:50051 rpckit.ranking.v1.RankingService",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if err := argsBetween(1, 2)(cmd, args); err != nil {
 				return &exitError{healthBadArgs, err}

@@ -15,7 +15,7 @@ func newListCmd(stdio Stdio) *cobra.Command {
 		Use:   "list [TARGET] [SERVICE]",
 		Short: "List the services of a server, or the methods of one service",
 		Example: `  rpckit list --plaintext 127.0.0.1:50051
-  rpckit list --plaintext 127.0.0.1:50051 rpckit.ranking.v1.Ranking
+  rpckit list --plaintext 127.0.0.1:50051 rpckit.ranking.v1.RankingService
   rpckit list --proto api.proto`,
 		Args: argsBetween(0, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
