@@ -12,7 +12,7 @@ func shellJoin(args []string) string {
 }
 
 // shellQuote leaves words of safe characters alone and puts anything else
-// in single quotes, with each ' written as '\”.
+// in single quotes, closing, escaping and reopening them around each quote.
 func shellQuote(s string) string {
 	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./-_") == "" {
 		return s
