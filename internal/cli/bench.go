@@ -33,6 +33,7 @@ type benchFlags struct {
 	format   string
 	output   string
 	hdrLog   string
+	html     string
 	slo      string
 	spectrum bool
 	progress bool
@@ -53,6 +54,7 @@ func (f *benchFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.format, "format", "text", "report format: text, json or csv")
 	fs.StringVarP(&f.output, "output", "o", "", "write the report to `file` instead of stdout")
 	fs.StringVar(&f.hdrLog, "hdr-log", "", "write an HdrHistogram interval log (µs; service time tagged 'service') to `file`")
+	fs.StringVar(&f.html, "html", "", "also write an HTML report with plots to `file`")
 	fs.StringVar(&f.slo, "slo", "", "objectives such as 'p99<200ms,errors<0.1%'; exit 3 when missed")
 	fs.BoolVar(&f.spectrum, "spectrum", false, "add the detailed percentile spectrum to the text report")
 	fs.BoolVar(&f.progress, "progress", false, "print a progress line each second (default: when stderr is a terminal)")
@@ -145,7 +147,7 @@ Exit codes: 0 done (and the SLO met), 1 error, 2 usage, 3 the SLO was missed.`,
 	bf.register(cmd.Flags())
 	gf.register(cmd.Flags())
 	hf.register(cmd.Flags())
-	cmd.AddCommand(newBenchMergeCmd(stdio), newBenchCompareCmd(stdio))
+	cmd.AddCommand(newBenchMergeCmd(stdio), newBenchCompareCmd(stdio), newBenchReportCmd(stdio))
 	return cmd
 }
 
@@ -180,6 +182,13 @@ func runBench(cmd *cobra.Command, stdio Stdio, f *benchFlags, opts load.Options,
 	}
 	if err := writeReport(stdio, f, res, slo); err != nil {
 		return err
+	}
+	if f.html != "" {
+		title := "rpckit bench " + strings.Join(cmd.Flags().Args(), " ")
+		run := report.Run{Name: strings.Join(cmd.Flags().Args(), " "), Result: res}
+		if err := writeHTMLReport(f.html, report.HTMLOptions{Title: title, SLO: slo, Settings: benchSettings(f)}, run); err != nil {
+			return err
+		}
 	}
 	if err != nil {
 		return err // interrupted: the partial report is out, and says so

@@ -43,9 +43,9 @@ type KneeOptions struct {
 
 // A Knee is the step of a ramp where the service stopped keeping up.
 type Knee struct {
-	Step   int     // 0-based
-	Rate   float64 // its offered rate
-	Reason string  // what gave it away
+	Step   int     `json:"step"`   // 0-based
+	Rate   float64 `json:"rate"`   // its offered rate
+	Reason string  `json:"reason"` // what gave it away
 }
 
 // FindKnee returns the first step whose corrected p99 is Jump times the

@@ -194,3 +194,12 @@ func (c Clause) format(v float64) string {
 	}
 	return strconv.FormatFloat(v, 'f', 3, 64) + "ms"
 }
+
+// String is the SLO as written: its clauses joined by commas.
+func (s SLO) String() string {
+	texts := make([]string, len(s))
+	for i, c := range s {
+		texts[i] = c.Text
+	}
+	return strings.Join(texts, ",")
+}
