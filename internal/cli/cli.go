@@ -70,6 +70,7 @@ with a colon in it is a target, one without is a service or symbol name.
 		newConvertCmd(stdio),
 		newGatewayCmd(stdio),
 		newServeCmd(stdio),
+		newDemoCmd(stdio),
 	)
 	return root
 }

@@ -1,0 +1,185 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/rpckit/rpckit/load"
+	"github.com/rpckit/rpckit/load/report"
+)
+
+// A demoRun is one transport's load test: `rpckit bench` in a process of
+// its own, so that its CPU time is the client's alone.
+type demoRun struct {
+	Name string   // what the transport is
+	File string   // base name of its JSON result
+	Args []string // the bench command's arguments
+	Res  *load.Result
+}
+
+// demoPlan is the shape of every run: the same ramp for each transport.
+type demoPlan struct {
+	rate   string
+	steps  int
+	step   time.Duration
+	warmup time.Duration
+}
+
+// newDemoPlan fits a warm-up and the ramp's steps into each run's share
+// of total.
+func newDemoPlan(rate string, total time.Duration, runs int) (demoPlan, error) {
+	steps, err := rampSteps(rate)
+	if err != nil {
+		return demoPlan{}, err
+	}
+	per := total / time.Duration(runs)
+	warm := min(max(per/10, 500*time.Millisecond), 3*time.Second)
+	step := (per - warm) / time.Duration(steps)
+	if step < 500*time.Millisecond {
+		return demoPlan{}, usagef("--duration %s is too short for %d runs of %d steps", total, runs, steps)
+	}
+	return demoPlan{rate: rate, steps: steps, step: step.Round(10 * time.Millisecond), warmup: warm}, nil
+}
+
+// rampSteps counts the rates of a FROM:TO:+STEP spec.
+func rampSteps(spec string) (int, error) {
+	p, err := load.ParseRate(spec, time.Second)
+	if err != nil {
+		return 0, usagef("--rate: %v", err)
+	}
+	phases := p.Phases()
+	if len(phases) == 0 {
+		return 0, usagef("--rate %q: no rates", spec)
+	}
+	return len(phases), nil
+}
+
+func (p demoPlan) args() []string {
+	return []string{"--rate", p.rate, "--step", p.step.String(), "--warmup", p.warmup.String(),
+		"--duration", (p.step * time.Duration(p.steps)).String(), "--timeout", "5s", "--format", "json"}
+}
+
+// demoRuns are the Wantedly comparison: gRPC, then the same call as
+// REST/JSON over HTTP/1.1 through the gateway, with and without keep-alive.
+func demoRuns(d *demoServices) []*demoRun {
+	rest := []string{"-X", "POST", "--http-header", "Content-Type: application/json", "--body", demoRankRequest, d.httpURL + "/v1/rank"}
+	return []*demoRun{
+		{Name: "gRPC (HTTP/2, one connection)", File: "grpc.json",
+			Args: []string{"--plaintext", "-d", demoRankRequest, d.grpcAddr, demoService + "/Rank"}},
+		{Name: "HTTP/1.1 JSON, keep-alive", File: "http-keepalive.json", Args: rest},
+		{Name: "HTTP/1.1 JSON, new connections", File: "http-close.json", Args: append([]string{"--keepalive=false"}, rest...)},
+	}
+}
+
+// benchChild runs `rpckit bench` in a child process: this executable,
+// named rpckit. Its progress goes to progress (if not nil).
+func benchChild(ctx context.Context, args []string, progress io.Writer) error {
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	cmd := exec.CommandContext(ctx, exe)
+	cmd.Args = append([]string{"rpckit", "bench"}, args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if progress != nil {
+		cmd.Stderr = io.MultiWriter(progress, &stderr)
+	}
+	cmd.WaitDelay = 5 * time.Second
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("rpckit %s: %w: %s", strings.Join(cmd.Args[1:], " "), err, bytes.TrimSpace(stderr.Bytes()))
+	}
+	return nil
+}
+
+// run runs r's bench into dir and reads its result.
+func (r *demoRun) run(ctx context.Context, plan demoPlan, dir string, progress io.Writer) error {
+	path := filepath.Join(dir, r.File)
+	args := append(append(plan.args(), "-o", path), r.Args...)
+	if progress != nil {
+		args = append([]string{"--progress"}, args...)
+	}
+	if err := benchChild(ctx, args, progress); err != nil {
+		return err
+	}
+	res, err := readResult(path)
+	if err != nil {
+		return err
+	}
+	if len(res.Steps) == 0 {
+		res.Steps = []*load.Result{res}
+	}
+	r.Res = res
+	return nil
+}
+
+// demoSLO is Tubi's objective for the ranking service.
+const demoSLO = "p99<200ms,errors<0.1%"
+
+// capacityText says what rate r sustained under slo.
+func capacityText(r *load.Result, slo report.SLO) string {
+	rate, step, ok := report.Capacity(r, slo)
+	switch {
+	case !ok:
+		return fmt.Sprintf("< %.0f/s", r.Steps[0].Offered)
+	case step == len(r.Steps)-1:
+		return fmt.Sprintf(">= %.0f/s (all)", rate)
+	}
+	return fmt.Sprintf("%.0f/s", rate)
+}
+
+// commonStep is the highest ramp step every run passed under slo: the
+// load at which the transports are compared side by side.
+func commonStep(runs []*demoRun, slo report.SLO) int {
+	common := len(runs[0].Res.Steps) - 1
+	for _, r := range runs {
+		_, step, _ := report.Capacity(r.Res, slo)
+		common = min(common, step)
+	}
+	return max(common, 0)
+}
+
+// writeDemoTable prints the side-by-side table at the common step, and
+// each transport's capacity.
+func writeDemoTable(w io.Writer, runs []*demoRun, slo report.SLO) error {
+	k := commonStep(runs, slo)
+	fmt.Fprintf(w, "Rank (1000 candidates) at %.0f calls/s offered, the highest rate every transport sustained:\n\n", runs[0].Res.Steps[k].Offered)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "transport\tp50\tp90\tp99\tp99.9\tmax\treq/s\terrors\tclient CPU/call\tcapacity\t")
+	for _, r := range runs {
+		s := r.Res.Steps[k]
+		h := s.Corrected
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%.0f\t%d\t%s\t%s\t\n", r.Name,
+			fmtMS(h.Percentile(50)), fmtMS(h.Percentile(90)), fmtMS(h.Percentile(99)), fmtMS(h.Percentile(99.9)),
+			fmtMS(h.Max()), s.Rate(), s.Errors, fmtMicros(s.CPUPerCall()), capacityText(r.Res, slo))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\nLatency is measured from each call's intended send time (open loop, no coordinated omission).\n")
+	fmt.Fprintf(w, "Capacity: the highest offered rate with %s.\n", strings.ReplaceAll(demoSLO, ",", " and "))
+	return nil
+}
+
+func fmtMS(d time.Duration) string {
+	return fmt.Sprintf("%.2fms", float64(d)/float64(time.Millisecond))
+}
+
+func fmtMicros(d time.Duration) string {
+	if d <= 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.0fµs", float64(d)/float64(time.Microsecond))
+}
+
+// errNoRuns is returned when a demo is stopped before any run finished.
+var errNoRuns = errors.New("demo: stopped before any load test finished")

@@ -1,0 +1,98 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/rpckit/rpckit/examples/ranking"
+	"github.com/rpckit/rpckit/gateway"
+	"github.com/rpckit/rpckit/invoke"
+	"github.com/rpckit/rpckit/schema"
+	"github.com/rpckit/rpckit/server"
+	"golang.org/x/net/http2"
+	"golang.org/x/net/http2/h2c"
+)
+
+// demoServices are the ranking service and the gateway in front of it,
+// both in this process on loopback ports of their own choosing.
+type demoServices struct {
+	grpcAddr string // host:port of the ranking service
+	httpURL  string // http://host:port of the gateway
+	conn     *invoke.Conn
+	source   schema.Source
+
+	stop func() error // shuts everything down and waits for it
+}
+
+// startDemoServices starts the service and the gateway; logger receives
+// their logs.
+func startDemoServices(ctx context.Context, logger *slog.Logger, model ranking.Options) (*demoServices, error) {
+	model.Logger = logger
+	svc, err := ranking.New(model)
+	if err != nil {
+		return nil, err
+	}
+	srv, err := server.New(server.Options{Addr: "127.0.0.1:0", Logger: logger, ShutdownTimeout: 2 * time.Second})
+	if err != nil {
+		return nil, err
+	}
+	svc.Register(srv)
+	if err := srv.Listen(); err != nil {
+		return nil, err
+	}
+	d := &demoServices{grpcAddr: srv.Addr().String()}
+	srvCtx, stopSrv := context.WithCancel(context.WithoutCancel(ctx))
+	srvDone := make(chan error, 1)
+	go func() { srvDone <- srv.Serve(srvCtx) }()
+	stopGRPC := func() error { stopSrv(); return <-srvDone }
+	if err := d.startGateway(ctx, logger); err != nil {
+		return nil, errors.Join(err, stopGRPC())
+	}
+	stopHTTP := d.stop
+	d.stop = func() error { return errors.Join(stopHTTP(), d.conn.Close(), stopGRPC()) }
+	return d, nil
+}
+
+// startGateway dials the service and serves the gateway in front of it,
+// with routes from the service's reflection, as `rpckit gateway` does.
+func (d *demoServices) startGateway(ctx context.Context, logger *slog.Logger) error {
+	conn, err := invoke.Dial(ctx, d.grpcAddr, invoke.DialOptions{Plaintext: true, UserAgent: "rpckit-demo"})
+	if err != nil {
+		return err
+	}
+	refl := schema.Reflection(conn.ClientConn(), schema.ReflectionOptions{})
+	d.conn, d.source = conn, refl
+	gw, err := gateway.New(ctx, gateway.Options{Conn: conn, Source: d.source, Timeout: 10 * time.Second})
+	if err != nil {
+		refl.Close()
+		conn.Close()
+		return fmt.Errorf("demo: gateway: %w", err)
+	}
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		refl.Close()
+		conn.Close()
+		return err
+	}
+	d.httpURL = "http://" + lis.Addr().String()
+	hs := &http.Server{Handler: h2c.NewHandler(gw, &http2.Server{}), ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
+	done := make(chan error, 1)
+	go func() { done <- hs.Serve(lis) }()
+	d.stop = func() error {
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+		defer cancel()
+		err := hs.Shutdown(sctx)
+		if serr := <-done; !errors.Is(serr, http.ErrServerClosed) {
+			err = errors.Join(err, serr)
+		}
+		refl.Close()
+		return err
+	}
+	return nil
+}
