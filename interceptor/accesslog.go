@@ -67,7 +67,11 @@ func logCall(ctx context.Context, l *slog.Logger, fullMethod string, err error, 
 	if err != nil {
 		attrs = append(attrs, slog.String("grpc.error", status.Convert(err).Message()))
 	}
-	l.LogAttrs(ctx, level, "finished call", attrs...)
+	// A record without a caller's pc: the access log's source is always
+	// this line, and runtime.Callers is a third of the cost of logging.
+	r := slog.NewRecord(time.Now(), level, "finished call", 0)
+	r.AddAttrs(attrs...)
+	_ = l.Handler().Handle(ctx, r)
 }
 
 // UnaryServerAccessLog logs one line per finished call on l (slog.Default

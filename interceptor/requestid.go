@@ -78,7 +78,7 @@ func UnaryServerRequestID() grpc.UnaryServerInterceptor {
 		ctx, id := incomingRequestID(ctx)
 		// SetHeader fails only once headers are sent, which the handler
 		// has not done yet.
-		_ = grpc.SetHeader(ctx, metadata.Pairs(RequestIDHeader, id))
+		_ = grpc.SetHeader(ctx, metadata.MD{RequestIDHeader: {id}})
 		return handler(ctx, req)
 	}
 }
@@ -87,7 +87,7 @@ func UnaryServerRequestID() grpc.UnaryServerInterceptor {
 func StreamServerRequestID() grpc.StreamServerInterceptor {
 	return func(srv any, ss grpc.ServerStream, _ *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
 		ctx, id := incomingRequestID(ss.Context())
-		_ = ss.SetHeader(metadata.Pairs(RequestIDHeader, id))
+		_ = ss.SetHeader(metadata.MD{RequestIDHeader: {id}})
 		return handler(srv, withContext(ss, ctx))
 	}
 }
