@@ -48,7 +48,9 @@ func WriteText(w io.Writer, r *load.Result, opts TextOptions) error {
 	writeSummary(bw, r)
 	writeHistogram(bw, r.Corrected, opts.Buckets)
 	writeDistribution(bw, "Latency distribution", r.Corrected)
-	writeDistribution(bw, "Service time distribution", r.Service)
+	if !r.Service.Equal(r.Corrected) { // in closed loop they are the same
+		writeDistribution(bw, "Service time distribution", r.Service)
+	}
 	if r.Extra.Count() > 0 {
 		writeExtra(bw, r, opts.ExtraTitle)
 	}
