@@ -9,10 +9,12 @@ FUZZTIME ?= 4s
 # the rest (wire, dynamic, transcode: pure, single-goroutine) without.
 MODULE    = github.com/rpckit/rpckit
 RACE_RE   = ^$(MODULE)/(internal|schema|invoke|load|interceptor|server|examples|gateway|ui|cmd)(/|$$)
+# The conformance suite runs once, on its own (see conformance).
+CONF_RE   = ^$(MODULE)/internal/conformance(/|$$)
 
-.PHONY: test deps vet race unit fuzz gen build
+.PHONY: test deps vet race unit conformance fuzz gen build
 
-test: deps vet race unit fuzz
+test: deps vet race unit conformance fuzz
 
 build:
 	$(GO) build -o bin/rpckit ./cmd/rpckit
@@ -28,10 +30,17 @@ vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt needed"; exit 1; }
 
 race:
-	$(GO) test -race -count=1 -timeout 15m $$($(GO) list ./... | grep -E '$(RACE_RE)')
+	$(GO) test -race -count=1 -timeout 15m $$($(GO) list ./... | grep -E '$(RACE_RE)' | grep -v -E '$(CONF_RE)')
 
 unit:
 	$(GO) test -count=1 -timeout 15m $$($(GO) list ./... | grep -v -E '$(RACE_RE)')
+
+# protobuf's conformance suite (binary and JSON, required and recommended)
+# against transcode and against the protojson baseline; the first run builds
+# the C++ runner from Debian's protobuf sources (a few minutes) and caches it
+# under ~/.cache/rpckit (RPCKIT_CACHE overrides).
+conformance:
+	$(GO) test -count=1 -timeout 20m ./internal/conformance/...
 
 # Each FuzzXxx target runs for FUZZTIME on top of its seed corpus.
 fuzz:
