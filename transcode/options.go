@@ -26,8 +26,12 @@ type MarshalOptions struct {
 // UnmarshalOptions configure JSON-to-wire conversion. The zero value is
 // protojson's default: unknown fields are errors.
 type UnmarshalOptions struct {
-	// DiscardUnknown skips JSON fields the message does not have.
+	// DiscardUnknown skips JSON fields the message does not have, and enum
+	// names the enum does not have.
 	DiscardUnknown bool
+	// AllowPartial accepts messages with proto2 required fields unset
+	// (protojson.UnmarshalOptions.AllowPartial).
+	AllowPartial bool
 	// Resolver finds the types of google.protobuf.Any values and of
 	// extensions; nil means protoregistry.GlobalTypes.
 	Resolver Resolver
