@@ -14,10 +14,11 @@ import (
 )
 
 type demoFlags struct {
-	duration time.Duration
-	out      string
-	rate     string
-	model    ranking.Options
+	duration   time.Duration
+	out        string
+	rate       string
+	candidates int
+	model      ranking.Options
 }
 
 func newDemoCmd(stdio Stdio) *cobra.Command {
@@ -46,13 +47,14 @@ go to --out.`,
 	fs.DurationVar(&f.duration, "duration", 45*time.Second, "total time of the three load tests, warm-ups included")
 	fs.StringVar(&f.out, "out", filepath.Join(os.TempDir(), "rpckit-demo"), "`directory` for the results, the HTML report and the service log")
 	fs.StringVar(&f.rate, "rate", "1000:6000:+1000", "the rate ramp of each load test, calls/s `FROM:TO:+STEP`")
+	fs.IntVar(&f.candidates, "candidates", 1000, "candidates each Rank call of the load tests scores")
 	fs.IntVar(&f.model.CatalogueSize, "catalogue", 50_000, "titles in the service's synthetic catalogue")
 	return cmd
 }
 
 func runDemo(cmd *cobra.Command, stdio Stdio, f *demoFlags) error {
 	ctx := cmd.Context()
-	plan, err := newDemoPlan(f.rate, f.duration, 3)
+	plan, err := newDemoPlan(f.rate, f.candidates, f.duration, 3)
 	if err != nil {
 		return err
 	}
@@ -91,9 +93,9 @@ func tour(cmd *cobra.Command, stdio Stdio, f *demoFlags, plan demoPlan, slo repo
 	if err := caller.callAll(ctx, svc.httpURL); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdio.Out, "Load: Rank at %s calls/s in %d steps of %s after a %s warm-up, open loop, per transport:\n",
-		plan.rate, plan.steps, plan.step, plan.warmup)
-	runs := demoRuns(svc)
+	fmt.Fprintf(stdio.Out, "Load: Rank with %d candidates at %s calls/s in %d steps of %s after a %s warm-up, open loop, per transport:\n",
+		plan.candidates, plan.rate, plan.steps, plan.step, plan.warmup)
+	runs := demoRuns(svc, plan)
 	var progress io.Writer
 	if isTerminal(stdio.Err) {
 		progress = stdio.Err
@@ -105,7 +107,7 @@ func tour(cmd *cobra.Command, stdio Stdio, f *demoFlags, plan demoPlan, slo repo
 		}
 	}
 	fmt.Fprintln(stdio.Out)
-	if err := writeDemoTable(stdio.Out, runs, slo); err != nil {
+	if err := writeDemoTable(stdio.Out, plan, runs, slo); err != nil {
 		return err
 	}
 	path, err := writeDemoHTML(f.out, plan, runs, slo)

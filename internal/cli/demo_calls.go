@@ -18,7 +18,7 @@ import (
 // The requests of the tour: one of each call kind.
 const (
 	demoService     = "rpckit.ranking.v1.RankingService"
-	demoRankRequest = `{"context":{"userId":"demo-user","device":"DEVICE_TV","platform":"PLATFORM_SMART_TV","country":"FR"},"candidateCount":1000,"limit":20}`
+	demoRankRequest = `{"context":{"userId":"demo-user","device":"DEVICE_TV","platform":"PLATFORM_SMART_TV","country":"FR"},"candidateCount":%d,"limit":20}`
 	demoRankStream  = `{"request":{"context":{"userId":"demo-user"},"candidateCount":1000,"limit":30},"pageSize":10}`
 )
 
@@ -33,6 +33,9 @@ var demoAutoplay = []string{
 	`{"context":{"userId":"demo-user"},"itemId":17,"action":"ACTION_COMPLETE","progress":1}`,
 	`{"context":{"userId":"demo-user"},"itemId":42,"action":"ACTION_SKIP","progress":0.1}`,
 }
+
+// rankRequest is the tour's Rank request with n candidates.
+func rankRequest(n int) string { return fmt.Sprintf(demoRankRequest, n) }
 
 // demoCaller makes the tour's calls through rpckit's dynamic client, with
 // descriptors from the service's reflection.
@@ -92,7 +95,7 @@ func (c *demoCaller) unary(ctx context.Context) (string, string, error) {
 	if err != nil {
 		return what, "", err
 	}
-	req, err := c.codec.Encode(nil, md.Input(), []byte(demoRankRequest))
+	req, err := c.codec.Encode(nil, md.Input(), []byte(rankRequest(1000)))
 	if err != nil {
 		return what, "", err
 	}
@@ -170,7 +173,7 @@ func (c *demoCaller) stream(ctx context.Context, name string, reqs []string) ([]
 
 func (c *demoCaller) rest(ctx context.Context, base string) (string, string, error) {
 	what := "REST/JSON      POST /v1/rank"
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/v1/rank", strings.NewReader(demoRankRequest))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/v1/rank", strings.NewReader(rankRequest(1000)))
 	if err != nil {
 		return what, "", err
 	}

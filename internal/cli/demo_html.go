@@ -15,8 +15,8 @@ func writeDemoHTML(dir string, plan demoPlan, runs []*demoRun, slo report.SLO) (
 		Title: "rpckit demo: Rank over gRPC and HTTP/1.1",
 		SLO:   slo,
 		Settings: []string{
-			fmt.Sprintf("Rank with 1000 candidates, open loop at %s calls/s, %d steps of %s after a %s warm-up",
-				plan.rate, plan.steps, plan.step, plan.warmup),
+			fmt.Sprintf("Rank with %d candidates, open loop at %s calls/s, %d steps of %s after a %s warm-up",
+				plan.candidates, plan.rate, plan.steps, plan.step, plan.warmup),
 			"each transport load-tested by rpckit bench in a process of its own; the service and the gateway in the demo's process",
 		},
 	}

@@ -28,15 +28,19 @@ type demoRun struct {
 
 // demoPlan is the shape of every run: the same ramp for each transport.
 type demoPlan struct {
-	rate   string
-	steps  int
-	step   time.Duration
-	warmup time.Duration
+	candidates int
+	rate       string
+	steps      int
+	step       time.Duration
+	warmup     time.Duration
 }
 
 // newDemoPlan fits a warm-up and the ramp's steps into each run's share
 // of total.
-func newDemoPlan(rate string, total time.Duration, runs int) (demoPlan, error) {
+func newDemoPlan(rate string, candidates int, total time.Duration, runs int) (demoPlan, error) {
+	if candidates < 1 {
+		return demoPlan{}, usagef("--candidates must be positive")
+	}
 	steps, err := rampSteps(rate)
 	if err != nil {
 		return demoPlan{}, err
@@ -47,7 +51,7 @@ func newDemoPlan(rate string, total time.Duration, runs int) (demoPlan, error) {
 	if step < 500*time.Millisecond {
 		return demoPlan{}, usagef("--duration %s is too short for %d runs of %d steps", total, runs, steps)
 	}
-	return demoPlan{rate: rate, steps: steps, step: step.Round(10 * time.Millisecond), warmup: warm}, nil
+	return demoPlan{candidates: candidates, rate: rate, steps: steps, step: step.Round(10 * time.Millisecond), warmup: warm}, nil
 }
 
 // rampSteps counts the rates of a FROM:TO:+STEP spec.
@@ -70,11 +74,12 @@ func (p demoPlan) args() []string {
 
 // demoRuns are the Wantedly comparison: gRPC, then the same call as
 // REST/JSON over HTTP/1.1 through the gateway, with and without keep-alive.
-func demoRuns(d *demoServices) []*demoRun {
-	rest := []string{"-X", "POST", "--http-header", "Content-Type: application/json", "--body", demoRankRequest, d.httpURL + "/v1/rank"}
+func demoRuns(d *demoServices, plan demoPlan) []*demoRun {
+	req := rankRequest(plan.candidates)
+	rest := []string{"-X", "POST", "--http-header", "Content-Type: application/json", "--body", req, d.httpURL + "/v1/rank"}
 	return []*demoRun{
 		{Name: "gRPC (HTTP/2, one connection)", File: "grpc.json",
-			Args: []string{"--plaintext", "-d", demoRankRequest, d.grpcAddr, demoService + "/Rank"}},
+			Args: []string{"--plaintext", "-d", req, d.grpcAddr, demoService + "/Rank"}},
 		{Name: "HTTP/1.1 JSON, keep-alive", File: "http-keepalive.json", Args: rest},
 		{Name: "HTTP/1.1 JSON, new connections", File: "http-close.json", Args: append([]string{"--keepalive=false"}, rest...)},
 	}
@@ -150,9 +155,10 @@ func commonStep(runs []*demoRun, slo report.SLO) int {
 
 // writeDemoTable prints the side-by-side table at the common step, and
 // each transport's capacity.
-func writeDemoTable(w io.Writer, runs []*demoRun, slo report.SLO) error {
+func writeDemoTable(w io.Writer, plan demoPlan, runs []*demoRun, slo report.SLO) error {
 	k := commonStep(runs, slo)
-	fmt.Fprintf(w, "Rank (1000 candidates) at %.0f calls/s offered, the highest rate every transport sustained:\n\n", runs[0].Res.Steps[k].Offered)
+	fmt.Fprintf(w, "Rank (%d candidates) at %.0f calls/s offered, the highest rate every transport sustained:\n\n",
+		plan.candidates, runs[0].Res.Steps[k].Offered)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "transport\tp50\tp90\tp99\tp99.9\tmax\treq/s\terrors\tclient CPU/call\tcapacity\t")
 	for _, r := range runs {

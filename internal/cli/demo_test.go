@@ -25,7 +25,7 @@ func TestDemo(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	var out, errb bytes.Buffer
-	code := cli.Main(ctx, []string{"demo", "--duration", "6s", "--rate", "100:300:+100", "--catalogue", "5000", "--out", dir},
+	code := cli.Main(ctx, []string{"demo", "--duration", "6s", "--rate", "20:60:+20", "--candidates", "100", "--catalogue", "5000", "--out", dir},
 		cli.Stdio{In: strings.NewReader(""), Out: &out, Err: &errb})
 	if code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errb.String())
@@ -49,7 +49,7 @@ func TestDemo(t *testing.T) {
 		}
 	}
 	row := regexp.MustCompile(`(?m)^\s*(gRPC \(HTTP/2, one connection\)|HTTP/1.1 JSON, keep-alive|HTTP/1.1 JSON, new connections)` +
-		`\s+([\d.]+ms\s+){5}(\d+)\s+(\d+)\s+(\d+µs)\s+(>= 300/s \(all\)|\d+/s|< 100/s)\s*$`)
+		`\s+([\d.]+ms\s+){5}(\d+)\s+(\d+)\s+(\d+µs)\s+(>= 60/s \(all\)|\d+/s|< 20/s)\s*$`)
 	if rows := row.FindAllStringSubmatch(text, -1); len(rows) != 3 {
 		t.Errorf("want 3 table rows, got %d", len(rows))
 	}
@@ -107,7 +107,7 @@ func checkDemoHTML(t *testing.T, path, stdout string) {
 		t.Fatalf("report has %d runs, SLO %q", len(data.Runs), data.SLO)
 	}
 	for _, r := range data.Runs {
-		if len(r.Steps) != 3 || r.Steps[2].OfferedRPS != 300 || len(r.Series.P99) == 0 || len(r.Spec) == 0 || r.Cap == nil {
+		if len(r.Steps) != 3 || r.Steps[2].OfferedRPS != 60 || len(r.Series.P99) == 0 || len(r.Spec) == 0 || r.Cap == nil {
 			t.Errorf("run %q: %d steps, %d series points, %d spectrum points, capacity %v",
 				r.Name, len(r.Steps), len(r.Series.P99), len(r.Spec), r.Cap)
 		}
