@@ -1,0 +1,166 @@
+package transcode
+
+import (
+	"github.com/rpckit/rpckit/dynamic"
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/reflect/protoregistry"
+)
+
+// defaultMaxDepth is protojson's recursion limit.
+const defaultMaxDepth = protowire.DefaultRecursionLimit
+
+// Unmarshal converts the JSON encoding of a message of type t to wire
+// bytes, with the default options: UnmarshalOptions{}.Unmarshal.
+func Unmarshal(t *dynamic.Type, json []byte) ([]byte, error) {
+	return UnmarshalOptions{}.Unmarshal(t, json)
+}
+
+// Unmarshal converts the JSON encoding of a message of type t to wire
+// bytes. It accepts what protojson.Unmarshal accepts and rejects what it
+// rejects; the bytes are those proto.Marshal writes for the message
+// protojson would build, save that fields and map entries come in the
+// order of the JSON.
+func (o UnmarshalOptions) Unmarshal(t *dynamic.Type, json []byte) ([]byte, error) {
+	return o.UnmarshalAppend(make([]byte, 0, len(json)+16), t, json)
+}
+
+// UnmarshalAppend is Unmarshal appending to dst. On error it returns dst
+// unchanged in length.
+func (o UnmarshalOptions) UnmarshalAppend(dst []byte, t *dynamic.Type, json []byte) ([]byte, error) {
+	d := decoder{in: json, out: dst}
+	d.init(o)
+	out, err := d.top(t)
+	if err != nil {
+		return dst, err
+	}
+	return out, nil
+}
+
+// decoder is the state of one JSON-to-wire conversion. Messages are parsed
+// by recursive descent and written straight to out; the length prefix of a
+// nested message is one byte reserved before its body and widened (by
+// moving the body) only when the body is 128 bytes or longer.
+type decoder struct {
+	in      []byte
+	pos     int
+	out     []byte
+	scratch []byte // unescaped strings
+
+	opts     UnmarshalOptions
+	resolver Resolver
+	depth    int // remaining nesting, protojson's RecursionLimit
+	noReq    int // inside Any bodies, where required fields are not checked
+	reqErr   error
+
+	big  []int64  // frames' seen sets beyond their bit sets
+	keys []mapKey // map keys seen, a stack over nested maps
+	segs []string // the path of an error, innermost first
+	base streamPos
+}
+
+// streamPos places the input in a longer stream, for error positions.
+type streamPos struct {
+	off, line, col int // col: runes before the input on its first line
+}
+
+func (d *decoder) init(o UnmarshalOptions) {
+	d.opts = o
+	d.resolver = o.Resolver
+	if d.resolver == nil {
+		d.resolver = protoregistry.GlobalTypes
+	}
+	d.depth = o.MaxDepth
+	if d.depth <= 0 {
+		d.depth = defaultMaxDepth
+	}
+}
+
+// top converts one whole input holding one value of type t.
+func (d *decoder) top(t *dynamic.Type) ([]byte, error) {
+	start := len(d.out)
+	err := d.message(t, false)
+	if err == nil {
+		if d.skipWS(); d.pos < len(d.in) {
+			err = d.errUnexpected(d.pos)
+		}
+	}
+	if err == nil {
+		err = d.reqErr
+	}
+	if err != nil {
+		d.out = d.out[:start]
+		return nil, d.finish(err)
+	}
+	return d.out, nil
+}
+
+// frame tracks the fields of one JSON object: which were seen (for
+// duplicates), which were set (for required fields) and which oneofs are
+// set. Numbers and oneofs beyond the bit sets go to decoder.big.
+type frame struct {
+	seen, set [4]uint64
+	oneofs    uint64
+	big       int // start of this frame's entries in decoder.big
+}
+
+const (
+	bigSeen   = 1
+	bigSet    = 2
+	bigOneof  = 3
+	bigShift  = 2
+	frameBits = 256
+)
+
+// see marks the field numbered n seen and reports whether it was already.
+func (d *decoder) see(fr *frame, n protowire.Number) bool {
+	if n < frameBits {
+		w, b := n>>6, uint64(1)<<(n&63)
+		dup := fr.seen[w]&b != 0
+		fr.seen[w] |= b
+		return dup
+	}
+	return d.bigMark(fr, int64(n)<<bigShift|bigSeen)
+}
+
+// markSet records that the field numbered n holds a value.
+func (d *decoder) markSet(fr *frame, n protowire.Number) {
+	if n < frameBits {
+		fr.set[n>>6] |= 1 << (n & 63)
+		return
+	}
+	d.bigMark(fr, int64(n)<<bigShift|bigSet)
+}
+
+func (d *decoder) isSet(fr *frame, n protowire.Number) bool {
+	if n < frameBits {
+		return fr.set[n>>6]&(1<<(n&63)) != 0
+	}
+	return d.bigHas(fr, int64(n)<<bigShift|bigSet)
+}
+
+// setOneof marks oneof i set and reports whether it already was.
+func (d *decoder) setOneof(fr *frame, i int) bool {
+	if i < 64 {
+		dup := fr.oneofs&(1<<i) != 0
+		fr.oneofs |= 1 << i
+		return dup
+	}
+	return d.bigMark(fr, int64(i)<<bigShift|bigOneof)
+}
+
+func (d *decoder) bigHas(fr *frame, v int64) bool {
+	for _, x := range d.big[fr.big:] {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+func (d *decoder) bigMark(fr *frame, v int64) bool {
+	if d.bigHas(fr, v) {
+		return true
+	}
+	d.big = append(d.big, v)
+	return false
+}

@@ -1,0 +1,200 @@
+package transcode
+
+import (
+	"bytes"
+	"encoding/binary"
+	"strconv"
+	"unsafe"
+
+	"github.com/rpckit/rpckit/dynamic"
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+// mapKey is a key of a map being parsed, kept to reject duplicates: the
+// number, or the string's place in the input.
+type mapKey struct {
+	v     uint64
+	s     jsonString
+	isStr bool
+}
+
+// bigMap is the number of keys above which duplicates are found by
+// hashing rather than by comparing with every earlier key.
+const bigMap = 32
+
+// mapField parses a JSON object of the map field f, one entry per key.
+func (d *decoder) mapField(f *dynamic.Field) error {
+	if d.skipWS() != '{' {
+		return d.errUnexpected(d.pos)
+	}
+	d.pos++
+	base := len(d.keys)
+	var seen map[string]struct{}
+	c := d.skipWS()
+	for c != '}' {
+		if c != '"' {
+			return d.errUnexpected(d.pos)
+		}
+		keyOff := d.pos
+		ks, err := d.scanString()
+		if err != nil {
+			return err
+		}
+		if err := d.colon(); err != nil {
+			return err
+		}
+		k, err := d.parseKey(f.MapKey, ks, keyOff)
+		if err != nil {
+			return err
+		}
+		if d.dupKey(base, k, &seen) {
+			return d.errAt(keyOff, "duplicate map key %s", d.tokenText(keyOff))
+		}
+		ok, err := d.entry(f, k)
+		if err != nil {
+			return d.inKey(err, f.MapKey, k)
+		}
+		if ok {
+			d.addKey(base, k, &seen)
+		}
+		if c = d.skipWS(); c == ',' {
+			d.pos++
+			if c = d.skipWS(); c == '}' {
+				return d.errUnexpected(d.pos)
+			}
+		} else if c != '}' {
+			return d.errUnexpected(d.pos)
+		}
+	}
+	d.pos++
+	d.keys = d.keys[:base]
+	return nil
+}
+
+// parseKey converts a JSON object key to a key of kind kf.Kind, as
+// protojson does (strconv's rules for numbers).
+func (d *decoder) parseKey(kf *dynamic.Field, ks jsonString, keyOff int) (mapKey, error) {
+	if kf.Kind == protoreflect.StringKind {
+		return mapKey{s: ks, isStr: true}, nil
+	}
+	name := d.stringValue(ks)
+	s := unsafe.String(unsafe.SliceData(name), len(name))
+	var v uint64
+	var err error
+	switch kf.Kind {
+	case protoreflect.BoolKind:
+		switch s {
+		case "true":
+			v = 1
+		case "false":
+		default:
+			err = strconv.ErrSyntax
+		}
+	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
+		var x int64
+		x, err = strconv.ParseInt(s, 10, 32)
+		v = uint64(x)
+	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
+		var x int64
+		x, err = strconv.ParseInt(s, 10, 64)
+		v = uint64(x)
+	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
+		v, err = strconv.ParseUint(s, 10, 32)
+	default:
+		v, err = strconv.ParseUint(s, 10, 64)
+	}
+	if err != nil {
+		return mapKey{}, d.errAt(keyOff, "invalid value for %v key: %s", kf.Kind, d.tokenText(keyOff))
+	}
+	return mapKey{v: v}, nil
+}
+
+// dupKey reports whether k is among the keys of the map from base on.
+func (d *decoder) dupKey(base int, k mapKey, seen *map[string]struct{}) bool {
+	if *seen != nil {
+		_, dup := (*seen)[d.keyString(k)]
+		return dup
+	}
+	for _, x := range d.keys[base:] {
+		if d.sameKey(x, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// addKey records k; a map with many keys moves them to a hash set.
+func (d *decoder) addKey(base int, k mapKey, seen *map[string]struct{}) {
+	if *seen != nil {
+		(*seen)[d.keyString(k)] = struct{}{}
+		return
+	}
+	d.keys = append(d.keys, k)
+	if len(d.keys)-base > bigMap {
+		*seen = make(map[string]struct{}, 2*bigMap)
+		for _, x := range d.keys[base:] {
+			(*seen)[d.keyString(x)] = struct{}{}
+		}
+		d.keys = d.keys[:base]
+	}
+}
+
+func (d *decoder) sameKey(x, y mapKey) bool {
+	if !x.isStr {
+		return x.v == y.v
+	}
+	a, b := d.in[x.s.start:x.s.end], d.in[y.s.start:y.s.end]
+	if !x.s.esc && !y.s.esc {
+		return bytes.Equal(a, b)
+	}
+	return d.keyString(x) == d.keyString(y)
+}
+
+// keyString returns the value of k as a string (a new one).
+func (d *decoder) keyString(k mapKey) string {
+	if !k.isStr {
+		return string(binary.LittleEndian.AppendUint64(nil, k.v))
+	}
+	return string(d.stringValue(k.s))
+}
+
+// entry appends the map entry of key k and the value that follows; ok is
+// false when the value is dropped, and the entry with it.
+func (d *decoder) entry(f *dynamic.Field, k mapKey) (ok bool, err error) {
+	mark := len(d.out)
+	d.out = appendTag(d.out, f.Num, protowire.BytesType)
+	start := d.openLen()
+	d.appendKey(f.MapKey, k)
+	vf := f.MapValue
+	if vf.Message != nil {
+		err = d.messageField(vf)
+		ok = true
+	} else {
+		d.out = appendTag(d.out, vf.Num, vf.WireType)
+		ok, err = d.scalar(vf)
+	}
+	if !ok || err != nil {
+		d.out = d.out[:mark]
+		return false, err
+	}
+	d.closeLen(start)
+	return true, nil
+}
+
+// appendKey appends field 1 of a map entry, the key.
+func (d *decoder) appendKey(kf *dynamic.Field, k mapKey) {
+	d.out = appendTag(d.out, kf.Num, kf.WireType)
+	switch kf.Kind {
+	case protoreflect.StringKind:
+		d.appendString(k.s)
+	case protoreflect.Sint32Kind, protoreflect.Sint64Kind:
+		d.out = protowire.AppendVarint(d.out, protowire.EncodeZigZag(int64(k.v)))
+	case protoreflect.Fixed32Kind, protoreflect.Sfixed32Kind:
+		d.out = binary.LittleEndian.AppendUint32(d.out, uint32(k.v))
+	case protoreflect.Fixed64Kind, protoreflect.Sfixed64Kind:
+		d.out = binary.LittleEndian.AppendUint64(d.out, k.v)
+	default:
+		d.out = appendVarint(d.out, k.v)
+	}
+}

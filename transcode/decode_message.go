@@ -1,0 +1,333 @@
+package transcode
+
+import (
+	"github.com/rpckit/rpckit/dynamic"
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
+)
+
+// wktOf returns the well-known type t is, or wktNone.
+func wktOf(t *dynamic.Type) wellKnown {
+	n := t.Desc.FullName()
+	if len(n) < len("google.protobuf.Any") || n[:len("google.protobuf.")] != "google.protobuf." {
+		return wktNone
+	}
+	return wellKnownOf(n)
+}
+
+// message parses one JSON value of message type t, an object or the form
+// of a well-known type, and appends its fields. Like protojson it counts
+// one level of nesting per message.
+func (d *decoder) message(t *dynamic.Type, skipType bool) error {
+	if d.depth--; d.depth < 0 {
+		return d.errAt(d.pos, "exceeded maximum nesting depth")
+	}
+	err := d.messageBody(t, skipType)
+	d.depth++
+	return err
+}
+
+// messageBody is message without the nesting count.
+func (d *decoder) messageBody(t *dynamic.Type, skipType bool) error {
+	if wk := wktOf(t); wk != wktNone {
+		return d.wellKnown(t, wk)
+	}
+	return d.object(t, skipType)
+}
+
+// object parses a JSON object of the fields of t. skipType ignores "@type"
+// keys, in the object of an Any.
+func (d *decoder) object(t *dynamic.Type, skipType bool) error {
+	if d.skipWS() != '{' {
+		return d.errUnexpected(d.pos)
+	}
+	open := d.pos
+	d.pos++
+	fr := frame{big: len(d.big)}
+	hint := 0
+	c := d.skipWS()
+	if c != '}' {
+		for {
+			if c != '"' {
+				return d.errUnexpected(d.pos)
+			}
+			keyOff := d.pos
+			ks, err := d.scanString()
+			if err != nil {
+				return err
+			}
+			if err := d.colon(); err != nil {
+				return err
+			}
+			name := d.stringValue(ks)
+			f := lookupField(t, name, &hint)
+			switch {
+			case f != nil:
+				err = d.field(f, &fr, keyOff)
+			case skipType && string(name) == "@type":
+				err = d.skipValue(0)
+			default:
+				f, err = d.extension(t, name, keyOff)
+				if err == nil && f != nil {
+					err = d.field(f, &fr, keyOff)
+				} else if err == nil {
+					err = d.unknown(keyOff)
+				}
+			}
+			if err != nil {
+				if f != nil {
+					return d.inField(err, f)
+				}
+				return err
+			}
+			c = d.skipWS()
+			if c == ',' {
+				d.pos++
+				c = d.skipWS()
+				continue
+			}
+			if c != '}' {
+				return d.errUnexpected(d.pos)
+			}
+			break
+		}
+	}
+	d.pos++
+	d.big = d.big[:fr.big]
+	if d.noReq == 0 && !d.opts.AllowPartial && t.Desc.Syntax() != protoreflect.Proto3 {
+		return d.checkRequired(t, &fr, open)
+	}
+	return nil
+}
+
+// colon consumes the colon after an object key.
+func (d *decoder) colon() error {
+	if d.skipWS() != ':' {
+		if d.pos >= len(d.in) {
+			return d.errEOF(d.pos, "unexpected end of input")
+		}
+		return d.errAt(d.pos, "unexpected character %s, missing \":\" after field name", d.tokenText(d.pos))
+	}
+	d.pos++
+	return nil
+}
+
+// unknown skips or rejects the value of the unknown key at keyOff.
+func (d *decoder) unknown(keyOff int) error {
+	if d.opts.DiscardUnknown {
+		return d.skipValue(0)
+	}
+	return d.errAt(keyOff, "unknown field %s", d.tokenText(keyOff))
+}
+
+// lookupField finds the field named name, by JSON name or proto name as
+// protojson does (and, for groups, by the group's type name). hint is the
+// index in t.Fields after the last field found: JSON written by a
+// marshaller names fields in declaration order, so the next field is
+// usually a little further on.
+func lookupField(t *dynamic.Type, name []byte, hint *int) *dynamic.Field {
+	fs := t.Fields
+	for i, n := *hint, min(*hint+4, len(fs)); i < n; i++ {
+		if fs[i].JSONName == string(name) {
+			*hint = i + 1
+			return fs[i]
+		}
+	}
+	if f := t.FieldByJSONNameBytes(name); f != nil {
+		return f
+	}
+	if f := t.FieldByNameBytes(name); f != nil {
+		return f
+	}
+	return lookupGroup(t, name)
+}
+
+// lookupGroup finds a group field by its type name or lower-cased JSON
+// name, the other names protojson accepts for groups.
+func lookupGroup(t *dynamic.Type, name []byte) *dynamic.Field {
+	for _, f := range t.Fields {
+		if f.Kind != protoreflect.GroupKind {
+			continue
+		}
+		if f.Desc.TextName() == string(name) || lowerEquals(f.JSONName, name) {
+			return f
+		}
+	}
+	return nil
+}
+
+func lowerEquals(s string, b []byte) bool {
+	if len(s) != len(b) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// extension resolves a "[full.name]" key to an extension field of t; nil
+// with no error means the name is unknown.
+func (d *decoder) extension(t *dynamic.Type, name []byte, keyOff int) (*dynamic.Field, error) {
+	if len(name) < 2 || name[0] != '[' || name[len(name)-1] != ']' {
+		return nil, nil
+	}
+	xt, err := d.resolver.FindExtensionByName(protoreflect.FullName(name[1 : len(name)-1]))
+	if err != nil && err != protoregistry.NotFound {
+		return nil, d.errWrap(keyOff, err, "unable to resolve %s: %v", d.tokenText(keyOff), err)
+	}
+	if xt == nil {
+		return nil, nil
+	}
+	xd := xt.TypeDescriptor()
+	if !t.Desc.ExtensionRanges().Has(xd.Number()) || xd.ContainingMessage().FullName() != t.FullName() {
+		return nil, d.errAt(keyOff, "message %v cannot be extended by %v", t.FullName(), xd.FullName())
+	}
+	return dynamic.ExtensionOf(xd), nil
+}
+
+// field parses the value of field f, whose key is at keyOff.
+func (d *decoder) field(f *dynamic.Field, fr *frame, keyOff int) error {
+	if d.see(fr, f.Num) {
+		return d.errAt(keyOff, "duplicate field %s", d.tokenText(keyOff))
+	}
+	if d.skipWS() == 'n' && !acceptsNull(f) {
+		if !d.literal("null") {
+			return d.errUnexpected(d.pos)
+		}
+		return nil
+	}
+	switch {
+	case f.Map:
+		return d.mapField(f)
+	case f.List:
+		return d.list(f)
+	}
+	if f.Oneof >= 0 && d.setOneof(fr, f.Oneof) {
+		return d.errAt(keyOff, "field %s: oneof %s is already set", d.tokenText(keyOff), f.Desc.ContainingOneof().FullName())
+	}
+	ok, err := d.singular(f)
+	if ok {
+		d.markSet(fr, f.Num)
+	}
+	return err
+}
+
+// acceptsNull reports whether JSON null is a value of f rather than its
+// absence: google.protobuf.Value and NullValue fields.
+func acceptsNull(f *dynamic.Field) bool {
+	if f.Message != nil {
+		return wktOf(f.Message) == wktValue
+	}
+	return f.Enum != nil && f.Enum.Desc.FullName() == nullValueName
+}
+
+// singular parses the value of a singular field and appends it with its
+// tag; a field without presence holding its zero value is left out, as
+// proto.Marshal leaves it. ok is false when the value was dropped.
+func (d *decoder) singular(f *dynamic.Field) (ok bool, err error) {
+	if f.Message != nil {
+		return true, d.messageField(f)
+	}
+	mark := len(d.out)
+	d.out = appendTag(d.out, f.Num, f.WireType)
+	vs := len(d.out)
+	if ok, err = d.scalar(f); !ok || err != nil {
+		d.out = d.out[:mark]
+		return false, err
+	}
+	if !f.HasPresence && allZero(d.out[vs:]) {
+		d.out = d.out[:mark]
+	}
+	return true, nil
+}
+
+// allZero reports whether an encoded scalar is its type's zero value:
+// a zero varint, zero fixed bits (not -0.0) or an empty string.
+func allZero(b []byte) bool {
+	for _, c := range b {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// messageField appends one message value of f (singular or an element).
+func (d *decoder) messageField(f *dynamic.Field) error {
+	if f.Kind == protoreflect.GroupKind {
+		d.out = appendTag(d.out, f.Num, protowire.StartGroupType)
+		if err := d.message(f.Message, false); err != nil {
+			return err
+		}
+		d.out = appendTag(d.out, f.Num, protowire.EndGroupType)
+		return nil
+	}
+	d.out = appendTag(d.out, f.Num, protowire.BytesType)
+	start := d.openLen()
+	if err := d.message(f.Message, false); err != nil {
+		return err
+	}
+	d.closeLen(start)
+	return nil
+}
+
+// checkRequired reports the first required field of t the object did not
+// set (protojson's proto.CheckInitialized).
+func (d *decoder) checkRequired(t *dynamic.Type, fr *frame, off int) error {
+	for _, f := range t.Fields {
+		if f.Desc.Cardinality() == protoreflect.Required && !d.isSet(fr, f.Num) {
+			return d.errAt(off, "required field %s not set", f.Desc.FullName())
+		}
+	}
+	return nil
+}
+
+// appendTag appends the tag of field num with wire type wt.
+func appendTag(b []byte, num protowire.Number, wt protowire.Type) []byte {
+	v := uint64(num)<<3 | uint64(wt)
+	if v < 0x80 {
+		return append(b, byte(v))
+	}
+	return protowire.AppendVarint(b, v)
+}
+
+// openLen reserves one byte for the length of the value that follows and
+// returns where the value starts.
+func (d *decoder) openLen() int {
+	d.out = append(d.out, 0)
+	return len(d.out)
+}
+
+// closeLen writes the length of the value started at start, moving the
+// value when the length needs more than the byte reserved.
+func (d *decoder) closeLen(start int) {
+	n := len(d.out) - start
+	if n < 0x80 {
+		d.out[start-1] = byte(n)
+		return
+	}
+	w := protowire.SizeVarint(uint64(n))
+	var pad [9]byte
+	d.out = append(d.out, pad[:w-1]...)
+	copy(d.out[start+w-1:], d.out[start:start+n])
+	protowire.AppendVarint(d.out[:start-1], uint64(n))
+}
+
+// fixLen rewrites the length at lenPos, w bytes wide, to n, the length of
+// the value after it, closing the gap when n needs fewer bytes.
+func (d *decoder) fixLen(lenPos, w, n int) {
+	nw := protowire.SizeVarint(uint64(n))
+	protowire.AppendVarint(d.out[:lenPos], uint64(n))
+	if nw != w {
+		copy(d.out[lenPos+nw:], d.out[lenPos+w:])
+		d.out = d.out[:len(d.out)-(w-nw)]
+	}
+}

@@ -1,0 +1,421 @@
+package transcode
+
+import (
+	"encoding/base64"
+	"encoding/binary"
+	"math"
+	"strconv"
+	"unsafe"
+
+	"github.com/rpckit/rpckit/dynamic"
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+// scalar parses the JSON value of one element of the scalar field f and
+// appends its wire value, without a tag. ok is false when the value is
+// dropped: an enum name the enum lacks, with DiscardUnknown.
+func (d *decoder) scalar(f *dynamic.Field) (ok bool, err error) {
+	switch f.Kind {
+	case protoreflect.StringKind:
+		return true, d.stringField(f)
+	case protoreflect.EnumKind:
+		return d.enum(f)
+	case protoreflect.BoolKind:
+		return true, d.boolValue()
+	case protoreflect.BytesKind:
+		return true, d.bytesValue(f)
+	case protoreflect.FloatKind, protoreflect.DoubleKind:
+		return true, d.floatValue(f)
+	}
+	return true, d.intField(f)
+}
+
+// intField parses and appends an integer of any of the ten integer kinds.
+func (d *decoder) intField(f *dynamic.Field) error {
+	k := f.Kind
+	bits, unsigned := 64, false
+	switch k {
+	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
+		bits = 32
+	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
+		bits, unsigned = 32, true
+	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+		unsigned = true
+	}
+	v, err := d.intValue(bits, unsigned, k)
+	if err != nil {
+		return err
+	}
+	switch k {
+	case protoreflect.Sint32Kind, protoreflect.Sint64Kind:
+		d.out = protowire.AppendVarint(d.out, protowire.EncodeZigZag(int64(v)))
+	case protoreflect.Fixed32Kind, protoreflect.Sfixed32Kind:
+		d.out = binary.LittleEndian.AppendUint32(d.out, uint32(v))
+	case protoreflect.Fixed64Kind, protoreflect.Sfixed64Kind:
+		d.out = binary.LittleEndian.AppendUint64(d.out, v)
+	default:
+		d.out = appendVarint(d.out, v)
+	}
+	return nil
+}
+
+// appendVarint is protowire.AppendVarint with the one-byte case inline.
+func appendVarint(b []byte, v uint64) []byte {
+	if v < 0x80 {
+		return append(b, byte(v))
+	}
+	return protowire.AppendVarint(b, v)
+}
+
+// intValue parses an integer as protojson does: a JSON number, or a string
+// holding exactly one, with an exponent or zero fraction allowed when the
+// value is integral. Signed values come back sign-extended.
+func (d *decoder) intValue(bits int, unsigned bool, k protoreflect.Kind) (uint64, error) {
+	start := d.pos
+	num, err := d.numberText(k)
+	if err != nil {
+		return 0, err
+	}
+	v, ok := parseInteger(num, bits, unsigned)
+	if !ok {
+		return 0, d.errInvalid(start, k)
+	}
+	return v, nil
+}
+
+// numberText scans a JSON number or a string holding one and returns its
+// text (in the input or d.scratch).
+func (d *decoder) numberText(k protoreflect.Kind) ([]byte, error) {
+	start := d.pos
+	switch c := d.skipWS(); {
+	case c == '"':
+		s, err := d.scanString()
+		if err != nil {
+			return nil, err
+		}
+		b := d.stringValue(s)
+		if n, ok := scanNumber(b); !ok || n != len(b) {
+			return nil, d.errInvalid(start, k)
+		}
+		return b, nil
+	case c == '-' || '0' <= c && c <= '9':
+		n, ok := scanNumber(d.in[d.pos:])
+		if !ok {
+			return nil, d.errSyntax(d.pos)
+		}
+		d.pos += n
+		return d.in[d.pos-n : d.pos], nil
+	}
+	return nil, d.errValue(k)
+}
+
+// errValue reports a value of the wrong JSON type for kind k, or the
+// syntax error that it is.
+func (d *decoder) errValue(k protoreflect.Kind) error {
+	start := d.pos
+	if err := d.skipValue(0); err != nil {
+		return err
+	}
+	return d.errInvalid(start, k)
+}
+
+// parseInteger converts the text of a JSON number to an integer of the
+// given size; the fast path takes plain digits, the rest goes the way of
+// protojson (normalise the exponent away, then strconv).
+func parseInteger(b []byte, bits int, unsigned bool) (uint64, bool) {
+	i, neg := 0, b[0] == '-'
+	if neg {
+		i = 1
+	}
+	var v uint64
+	j := i
+	for ; j < len(b) && j-i < 19; j++ {
+		c := b[j] - '0'
+		if c > 9 {
+			break
+		}
+		v = v*10 + uint64(c)
+	}
+	if j < len(b) {
+		return parseIntegerSlow(b, bits, unsigned)
+	}
+	switch {
+	case unsigned:
+		if neg && v != 0 || bits == 32 && v > math.MaxUint32 {
+			return 0, false
+		}
+		return v, true
+	case neg:
+		if v > 1<<(bits-1) {
+			return 0, false
+		}
+		return uint64(-int64(v)), true
+	}
+	return v, v <= 1<<(bits-1)-1
+}
+
+// parseIntegerSlow is protojson's conversion: the number is rewritten as
+// plain digits (when integral and at most 20 digits), then parsed.
+func parseIntegerSlow(b []byte, bits int, unsigned bool) (uint64, bool) {
+	var buf [24]byte
+	s, ok := integerDigits(buf[:0], b)
+	if !ok {
+		return 0, false
+	}
+	str := unsafe.String(unsafe.SliceData(s), len(s))
+	if unsigned {
+		v, err := strconv.ParseUint(str, 10, bits)
+		return v, err == nil
+	}
+	v, err := strconv.ParseInt(str, 10, bits)
+	return uint64(v), err == nil
+}
+
+// integerDigits appends the integer b denotes in plain digits, with its
+// sign, to dst; false if b is not an integer or has too many digits.
+func integerDigits(dst, b []byte) ([]byte, bool) {
+	neg := b[0] == '-'
+	if neg {
+		b = b[1:]
+	}
+	var intp, frac, exp []byte
+	i := 0
+	if b[0] != '0' {
+		for i < len(b) && '0' <= b[i] && b[i] <= '9' {
+			i++
+		}
+		intp = b[:i]
+	} else {
+		i = 1
+	}
+	if i < len(b) && b[i] == '.' {
+		j := i + 1
+		for j < len(b) && '0' <= b[j] && b[j] <= '9' {
+			j++
+		}
+		frac, i = b[i+1:j], j
+	}
+	for len(frac) > 0 && frac[len(frac)-1] == '0' {
+		frac = frac[:len(frac)-1]
+	}
+	if i < len(b) {
+		exp = b[i+1:]
+	}
+	if len(intp) == 0 && len(frac) == 0 {
+		return append(dst, '0'), true
+	}
+	e := 0
+	if len(exp) > 0 {
+		x, err := strconv.ParseInt(unsafe.String(unsafe.SliceData(exp), len(exp)), 10, 32)
+		if err != nil {
+			return nil, false
+		}
+		e = int(x)
+	}
+	if neg {
+		dst = append(dst, '-')
+	}
+	if e >= 0 {
+		if len(frac) > e || len(intp)+e > 20 {
+			return nil, false
+		}
+		dst = append(append(dst, intp...), frac...)
+		for range e - len(frac) {
+			dst = append(dst, '0')
+		}
+		return dst, true
+	}
+	if len(frac) > 0 {
+		return nil, false
+	}
+	at := len(intp) + e
+	if at < 0 {
+		return nil, false
+	}
+	for _, c := range intp[at:] {
+		if c != '0' {
+			return nil, false
+		}
+	}
+	if at > 20 {
+		return nil, false
+	}
+	return append(dst, intp[:at]...), true
+}
+
+// floatValue parses and appends a float or double: a JSON number, a string
+// holding one, or "NaN", "Infinity", "-Infinity".
+func (d *decoder) floatValue(f *dynamic.Field) error {
+	bits := 64
+	if f.Kind == protoreflect.FloatKind {
+		bits = 32
+	}
+	v, err := d.floatOf(bits, f.Kind)
+	if err != nil {
+		return err
+	}
+	if bits == 32 {
+		d.out = binary.LittleEndian.AppendUint32(d.out, math.Float32bits(float32(v)))
+	} else {
+		d.out = binary.LittleEndian.AppendUint64(d.out, math.Float64bits(v))
+	}
+	return nil
+}
+
+// floatOf parses a floating-point value of the given size.
+func (d *decoder) floatOf(bits int, k protoreflect.Kind) (float64, error) {
+	start := d.pos
+	var num []byte
+	if d.skipWS() == '"' {
+		s, err := d.scanString()
+		if err != nil {
+			return 0, err
+		}
+		num = d.stringValue(s)
+		switch string(num) {
+		case "NaN":
+			return math.NaN(), nil
+		case "Infinity":
+			return math.Inf(1), nil
+		case "-Infinity":
+			return math.Inf(-1), nil
+		}
+		if n, ok := scanNumber(num); !ok || n != len(num) {
+			return 0, d.errInvalid(start, k)
+		}
+	} else {
+		var err error
+		if num, err = d.numberText(k); err != nil {
+			return 0, err
+		}
+	}
+	v, ok := parseFloat(num, bits)
+	if !ok {
+		return 0, d.errInvalid(start, k)
+	}
+	return v, nil
+}
+
+// parseFloat converts the text of a JSON number to a float of the given
+// size; false when out of its range.
+func parseFloat(b []byte, bits int) (float64, bool) {
+	v, err := strconv.ParseFloat(unsafe.String(unsafe.SliceData(b), len(b)), bits)
+	return v, err == nil
+}
+
+// boolValue parses and appends true or false.
+func (d *decoder) boolValue() error {
+	switch d.skipWS() {
+	case 't':
+		if d.literal("true") {
+			d.out = append(d.out, 1)
+			return nil
+		}
+	case 'f':
+		if d.literal("false") {
+			d.out = append(d.out, 0)
+			return nil
+		}
+	}
+	return d.errValue(protoreflect.BoolKind)
+}
+
+// stringField parses and appends a string: its length, then its bytes.
+func (d *decoder) stringField(f *dynamic.Field) error {
+	if d.skipWS() != '"' {
+		return d.errValue(f.Kind)
+	}
+	s, err := d.scanString()
+	if err != nil {
+		return err
+	}
+	d.appendString(s)
+	return nil
+}
+
+// appendString appends the length and value of the scanned string s.
+func (d *decoder) appendString(s jsonString) {
+	raw := d.in[s.start:s.end]
+	lenPos := len(d.out)
+	d.out = appendVarint(d.out, uint64(len(raw)))
+	if !s.esc {
+		d.out = append(d.out, raw...)
+		return
+	}
+	w := len(d.out) - lenPos
+	d.out = appendUnescaped(d.out, raw)
+	d.fixLen(lenPos, w, len(d.out)-lenPos-w)
+}
+
+// bytesValue parses and appends a bytes value: base64, standard or URL
+// alphabet, padded or not, as protojson chooses between them.
+func (d *decoder) bytesValue(f *dynamic.Field) error {
+	start := d.pos
+	if d.skipWS() != '"' {
+		return d.errValue(f.Kind)
+	}
+	s, err := d.scanString()
+	if err != nil {
+		return err
+	}
+	src := d.stringValue(s)
+	enc := base64.StdEncoding
+	for _, c := range src {
+		if c == '-' || c == '_' {
+			enc = base64.URLEncoding
+			break
+		}
+	}
+	if len(src)%4 != 0 {
+		enc = enc.WithPadding(base64.NoPadding)
+	}
+	max := enc.DecodedLen(len(src))
+	lenPos := len(d.out)
+	d.out = appendVarint(d.out, uint64(max))
+	w := len(d.out) - lenPos
+	d.out = append(d.out, make([]byte, max)...)
+	n, err := enc.Decode(d.out[lenPos+w:], src)
+	if err != nil {
+		d.out = d.out[:lenPos]
+		return d.errInvalid(start, f.Kind)
+	}
+	d.out = d.out[:lenPos+w+n]
+	d.fixLen(lenPos, w, n)
+	return nil
+}
+
+// enum parses and appends an enum value: a name, a number, or null for
+// google.protobuf.NullValue.
+func (d *decoder) enum(f *dynamic.Field) (bool, error) {
+	start := d.pos
+	switch c := d.skipWS(); {
+	case c == '"':
+		s, err := d.scanString()
+		if err != nil {
+			return false, err
+		}
+		n, ok := f.Enum.NumberBytes(d.stringValue(s))
+		if !ok {
+			if d.opts.DiscardUnknown {
+				return false, nil
+			}
+			return false, d.errAt(start, "invalid value for enum %s: %s", f.Enum.Desc.FullName(), d.tokenText(start))
+		}
+		d.out = appendVarint(d.out, uint64(int64(n)))
+		return true, nil
+	case c == '-' || '0' <= c && c <= '9':
+		v, err := d.intValue(32, false, f.Kind)
+		if err != nil {
+			return false, err
+		}
+		d.out = appendVarint(d.out, v)
+		return true, nil
+	case c == 'n' && f.Enum.Desc.FullName() == nullValueName:
+		if d.literal("null") {
+			d.out = append(d.out, 0)
+			return true, nil
+		}
+	}
+	return false, d.errValue(f.Kind)
+}

@@ -1,0 +1,305 @@
+package transcode
+
+import (
+	"encoding/binary"
+	"math/bits"
+	"unicode/utf8"
+)
+
+// The lexer: the JSON grammar as protojson's reader accepts it, over the
+// input bytes in place. Whitespace is space, tab, CR and LF; literals and
+// numbers must end at a delimiter; strings must be valid UTF-8 with no
+// control characters, and their escapes are checked as they are scanned.
+
+const (
+	swarLo = 0x0101010101010101
+	swarHi = 0x8080808080808080
+)
+
+// skipWS advances past whitespace and returns the next byte, or 0 at the
+// end of the input.
+func (d *decoder) skipWS() byte {
+	for d.pos < len(d.in) {
+		c := d.in[d.pos]
+		if c > ' ' || (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
+			return c
+		}
+		d.pos++
+	}
+	return 0
+}
+
+// isNotDelim reports whether c may continue a literal or a number.
+func isNotDelim(c byte) bool {
+	return c == '-' || c == '+' || c == '.' || c == '_' ||
+		('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9')
+}
+
+// delimAt reports whether a literal ending at i ends at a delimiter.
+func (d *decoder) delimAt(i int) bool { return i >= len(d.in) || !isNotDelim(d.in[i]) }
+
+// literal consumes the literal s (true, false, null) at d.pos.
+func (d *decoder) literal(s string) bool {
+	end := d.pos + len(s)
+	if end > len(d.in) || string(d.in[d.pos:end]) != s || !d.delimAt(end) {
+		return false
+	}
+	d.pos = end
+	return true
+}
+
+// jsonString is a scanned string: its contents in d.in, quotes excluded.
+type jsonString struct {
+	start, end int
+	esc        bool // contains escapes, so the contents are not the value
+}
+
+// specialMask returns, for the eight bytes in v, a mask with the high bit
+// set in the first byte that is a quote, a backslash or a control
+// character (bits above it may be spurious).
+func specialMask(v uint64) uint64 {
+	quote := v ^ ('"' * swarLo)
+	slash := v ^ ('\\' * swarLo)
+	m := (quote - swarLo) &^ quote
+	m |= (slash - swarLo) &^ slash
+	m |= v - ' '*swarLo
+	return m &^ v & swarHi
+}
+
+// scanString scans the string starting at d.pos (a quote) and leaves d.pos
+// past its closing quote.
+func (d *decoder) scanString() (jsonString, error) {
+	in := d.in
+	i := d.pos + 1
+	s := jsonString{start: i}
+	ascii := uint64(0)
+	for {
+		for i+8 <= len(in) {
+			v := binary.LittleEndian.Uint64(in[i:])
+			if m := specialMask(v); m != 0 {
+				k := bits.TrailingZeros64(m) >> 3
+				ascii |= v & (1<<(8*k) - 1)
+				i += k
+				goto special
+			}
+			ascii |= v
+			i += 8
+		}
+		for i < len(in) {
+			c := in[i]
+			if c == '"' || c == '\\' || c < ' ' {
+				goto special
+			}
+			ascii |= uint64(c)
+			i++
+		}
+		return s, d.errEOF(len(in), "unterminated string")
+	special:
+		switch c := in[i]; {
+		case c == '"':
+			s.end = i
+			d.pos = i + 1
+			if ascii&swarHi != 0 && !utf8.Valid(in[s.start:s.end]) {
+				return s, d.badUTF8(s)
+			}
+			return s, nil
+		case c == '\\':
+			n, err := d.checkEscape(i)
+			if err != nil {
+				return s, err
+			}
+			s.esc = true
+			i += n
+		default:
+			if ascii&swarHi != 0 && !utf8.Valid(in[s.start:i]) {
+				return s, d.badUTF8(jsonString{start: s.start, end: i})
+			}
+			return s, d.errAt(i, "invalid character %q in string", rune(c))
+		}
+	}
+}
+
+// badUTF8 reports the first invalid UTF-8 sequence of s.
+func (d *decoder) badUTF8(s jsonString) error {
+	i := s.start
+	for i < s.end {
+		r, n := utf8.DecodeRune(d.in[i:s.end])
+		if r == utf8.RuneError && n == 1 {
+			break
+		}
+		i += n
+	}
+	return d.errAt(i, "invalid UTF-8 in string")
+}
+
+// checkEscape checks the escape sequence at i and returns its length.
+func (d *decoder) checkEscape(i int) (int, error) {
+	in := d.in
+	if i+1 >= len(in) {
+		return 0, d.errEOF(len(in), "unterminated string")
+	}
+	switch in[i+1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return 2, nil
+	case 'u':
+	default:
+		return 0, d.errAt(i, "invalid escape code %q in string", in[i:i+2])
+	}
+	r, ok := hex4(in, i+2)
+	if !ok {
+		if i+6 > len(in) {
+			return 0, d.errEOF(len(in), "unterminated string")
+		}
+		return 0, d.errAt(i, "invalid escape code %q in string", in[i:i+6])
+	}
+	if r < 0xd800 || r > 0xdfff {
+		return 6, nil
+	}
+	if i+12 > len(in) {
+		return 0, d.errEOF(len(in), "unterminated string")
+	}
+	r2, ok := hex4(in, i+8)
+	if !ok || in[i+6] != '\\' || in[i+7] != 'u' || r >= 0xdc00 || r2 < 0xdc00 || r2 > 0xdfff {
+		return 0, d.errAt(i+6, "invalid escape code %q in string", in[i+6:i+12])
+	}
+	return 12, nil
+}
+
+// hex4 parses the four hex digits at in[i:].
+func hex4(in []byte, i int) (rune, bool) {
+	if i+4 > len(in) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range in[i : i+4] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c -= 'a' - 10
+		case 'A' <= c && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
+}
+
+// appendUnescaped appends the value of the escaped string contents raw,
+// whose escapes scanString has checked.
+func appendUnescaped(dst, raw []byte) []byte {
+	for i := 0; i < len(raw); {
+		c := raw[i]
+		if c != '\\' {
+			j := i + 1
+			for j < len(raw) && raw[j] != '\\' {
+				j++
+			}
+			dst = append(dst, raw[i:j]...)
+			i = j
+			continue
+		}
+		switch c = raw[i+1]; c {
+		case 'b':
+			c = '\b'
+		case 'f':
+			c = '\f'
+		case 'n':
+			c = '\n'
+		case 'r':
+			c = '\r'
+		case 't':
+			c = '\t'
+		case 'u':
+			r, _ := hex4(raw, i+2)
+			i += 6
+			if r >= 0xd800 && r <= 0xdfff {
+				r2, _ := hex4(raw, i+2)
+				r = (r-0xd800)<<10 | (r2 - 0xdc00) + 0x10000
+				i += 6
+			}
+			dst = utf8.AppendRune(dst, r)
+			continue
+		}
+		dst = append(dst, c)
+		i += 2
+	}
+	return dst
+}
+
+// stringValue returns the value of s: its bytes in the input when it has
+// no escapes, else its unescaped copy in d.scratch (valid until the next
+// call).
+func (d *decoder) stringValue(s jsonString) []byte {
+	if !s.esc {
+		return d.in[s.start:s.end]
+	}
+	d.scratch = appendUnescaped(d.scratch[:0], d.in[s.start:s.end])
+	return d.scratch
+}
+
+// scanNumber returns the length of the JSON number at b[0:], as protojson's
+// reader scans it: an optional minus, digits without a leading zero, an
+// optional fraction, an optional exponent (which, when more input follows,
+// may have no digits), then a delimiter or the end of b.
+func scanNumber(b []byte) (int, bool) {
+	n := 0
+	if n < len(b) && b[n] == '-' {
+		n++
+	}
+	switch {
+	case n >= len(b):
+		return 0, false
+	case b[n] == '0':
+		n++
+	case '1' <= b[n] && b[n] <= '9':
+		n++
+		for n < len(b) && '0' <= b[n] && b[n] <= '9' {
+			n++
+		}
+	default:
+		return 0, false
+	}
+	if n+1 < len(b) && b[n] == '.' && '0' <= b[n+1] && b[n+1] <= '9' {
+		n += 2
+		for n < len(b) && '0' <= b[n] && b[n] <= '9' {
+			n++
+		}
+	}
+	if n+1 < len(b) && (b[n] == 'e' || b[n] == 'E') {
+		n++
+		if b[n] == '+' || b[n] == '-' {
+			n++
+			if n == len(b) {
+				return 0, false
+			}
+		}
+		for n < len(b) && '0' <= b[n] && b[n] <= '9' {
+			n++
+		}
+	}
+	if n < len(b) && isNotDelim(b[n]) {
+		return 0, false
+	}
+	return n, true
+}
+
+// position returns the 1-based line and column (in runes) of offset off
+// in b, as protojson counts them.
+func lineCol(b []byte, off int) (line, col int) {
+	if off > len(b) {
+		off = len(b)
+	}
+	b = b[:off]
+	line = 1
+	last := -1
+	for i, c := range b {
+		if c == '\n' {
+			line++
+			last = i
+		}
+	}
+	return line, utf8.RuneCount(b[last+1:]) + 1
+}
