@@ -53,7 +53,6 @@ type decoder struct {
 	reqErr   error
 
 	big  []int64  // frames' seen sets beyond their bit sets
-	keys []mapKey // map keys seen, a stack over nested maps
 	segs []string // the path of an error, innermost first
 	base streamPos
 }

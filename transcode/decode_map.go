@@ -19,9 +19,16 @@ type mapKey struct {
 	isStr bool
 }
 
-// bigMap is the number of keys above which duplicates are found by
-// hashing rather than by comparing with every earlier key.
-const bigMap = 32
+// smallMap is the number of keys a map's duplicates are looked for among
+// by comparing with every earlier key; beyond it they go to a hash set.
+const smallMap = 16
+
+// mapKeys are the keys of one map seen so far.
+type mapKeys struct {
+	small [smallMap]mapKey
+	n     int
+	big   map[string]struct{}
+}
 
 // mapField parses a JSON object of the map field f, one entry per key.
 func (d *decoder) mapField(f *dynamic.Field) error {
@@ -29,8 +36,7 @@ func (d *decoder) mapField(f *dynamic.Field) error {
 		return d.errUnexpected(d.pos)
 	}
 	d.pos++
-	base := len(d.keys)
-	var seen map[string]struct{}
+	var keys mapKeys
 	c := d.skipWS()
 	for c != '}' {
 		if c != '"' {
@@ -48,7 +54,7 @@ func (d *decoder) mapField(f *dynamic.Field) error {
 		if err != nil {
 			return err
 		}
-		if d.dupKey(base, k, &seen) {
+		if d.dupKey(&keys, k) {
 			return d.errAt(keyOff, "duplicate map key %s", d.tokenText(keyOff))
 		}
 		ok, err := d.entry(f, k)
@@ -56,7 +62,7 @@ func (d *decoder) mapField(f *dynamic.Field) error {
 			return d.inKey(err, f.MapKey, k)
 		}
 		if ok {
-			d.addKey(base, k, &seen)
+			d.addKey(&keys, k)
 		}
 		if c = d.skipWS(); c == ',' {
 			d.pos++
@@ -68,7 +74,6 @@ func (d *decoder) mapField(f *dynamic.Field) error {
 		}
 	}
 	d.pos++
-	d.keys = d.keys[:base]
 	return nil
 }
 
@@ -110,13 +115,13 @@ func (d *decoder) parseKey(kf *dynamic.Field, ks jsonString, keyOff int) (mapKey
 	return mapKey{v: v}, nil
 }
 
-// dupKey reports whether k is among the keys of the map from base on.
-func (d *decoder) dupKey(base int, k mapKey, seen *map[string]struct{}) bool {
-	if *seen != nil {
-		_, dup := (*seen)[d.keyString(k)]
+// dupKey reports whether k is among keys.
+func (d *decoder) dupKey(keys *mapKeys, k mapKey) bool {
+	if keys.big != nil {
+		_, dup := keys.big[d.keyString(k)]
 		return dup
 	}
-	for _, x := range d.keys[base:] {
+	for _, x := range keys.small[:keys.n] {
 		if d.sameKey(x, k) {
 			return true
 		}
@@ -124,20 +129,20 @@ func (d *decoder) dupKey(base int, k mapKey, seen *map[string]struct{}) bool {
 	return false
 }
 
-// addKey records k; a map with many keys moves them to a hash set.
-func (d *decoder) addKey(base int, k mapKey, seen *map[string]struct{}) {
-	if *seen != nil {
-		(*seen)[d.keyString(k)] = struct{}{}
+// addKey adds k to keys.
+func (d *decoder) addKey(keys *mapKeys, k mapKey) {
+	if keys.n < smallMap {
+		keys.small[keys.n] = k
+		keys.n++
 		return
 	}
-	d.keys = append(d.keys, k)
-	if len(d.keys)-base > bigMap {
-		*seen = make(map[string]struct{}, 2*bigMap)
-		for _, x := range d.keys[base:] {
-			(*seen)[d.keyString(x)] = struct{}{}
+	if keys.big == nil {
+		keys.big = make(map[string]struct{}, 4*smallMap)
+		for _, x := range keys.small {
+			keys.big[d.keyString(x)] = struct{}{}
 		}
-		d.keys = d.keys[:base]
 	}
+	keys.big[d.keyString(k)] = struct{}{}
 }
 
 func (d *decoder) sameKey(x, y mapKey) bool {

@@ -1,6 +1,7 @@
 package transcode
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/binary"
 	"math"
@@ -360,16 +361,7 @@ func (d *decoder) bytesValue(f *dynamic.Field) error {
 		return err
 	}
 	src := d.stringValue(s)
-	enc := base64.StdEncoding
-	for _, c := range src {
-		if c == '-' || c == '_' {
-			enc = base64.URLEncoding
-			break
-		}
-	}
-	if len(src)%4 != 0 {
-		enc = enc.WithPadding(base64.NoPadding)
-	}
+	enc := base64Encoding(src)
 	max := enc.DecodedLen(len(src))
 	lenPos := len(d.out)
 	d.out = appendVarint(d.out, uint64(max))
@@ -383,6 +375,22 @@ func (d *decoder) bytesValue(f *dynamic.Field) error {
 	d.out = d.out[:lenPos+w+n]
 	d.fixLen(lenPos, w, n)
 	return nil
+}
+
+// base64Encoding picks the encoding protojson decodes src with: the URL
+// alphabet if src has a character of it, unpadded if src is not a whole
+// number of quanta.
+func base64Encoding(src []byte) *base64.Encoding {
+	url := bytes.IndexByte(src, '-') >= 0 || bytes.IndexByte(src, '_') >= 0
+	switch {
+	case url && len(src)%4 != 0:
+		return base64.RawURLEncoding
+	case url:
+		return base64.URLEncoding
+	case len(src)%4 != 0:
+		return base64.RawStdEncoding
+	}
+	return base64.StdEncoding
 }
 
 // enum parses and appends an enum value: a name, a number, or null for
