@@ -211,7 +211,7 @@ func (d *decoder) field(f *dynamic.Field, fr *frame, keyOff int) error {
 		return d.list(f)
 	}
 	if f.Oneof >= 0 && d.setOneof(fr, f.Oneof) {
-		return d.errAt(keyOff, "field %s: oneof %s is already set", d.tokenText(keyOff), f.Desc.ContainingOneof().FullName())
+		return d.errAt(keyOff, "oneof %s is already set", f.Desc.ContainingOneof().FullName())
 	}
 	ok, err := d.singular(f)
 	if ok {
