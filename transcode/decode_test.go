@@ -260,7 +260,7 @@ func TestUnmarshalDepth(t *testing.T) {
 		{in: nest(4), opts: UnmarshalOptions{MaxDepth: 3}, err: "exceeded maximum nesting depth"},
 		{in: `{"nope":[[{}]]}`, opts: UnmarshalOptions{MaxDepth: 4, DiscardUnknown: true}},
 		{in: `{"nope":[[{}]]}`, opts: UnmarshalOptions{MaxDepth: 3, DiscardUnknown: true}, err: "exceeded maximum nesting depth"},
-				{in: nest(10000)},
+		{in: nest(10000)},
 		{in: nest(10001), err: "exceeded maximum nesting depth"},
 	})
 	runDecCases(t, decKnown, []decCase{
