@@ -1,0 +1,153 @@
+package transcode
+
+import (
+	"math"
+	"strings"
+	"sync"
+
+	"github.com/rpckit/rpckit/dynamic"
+	"github.com/rpckit/rpckit/wire"
+	"google.golang.org/protobuf/reflect/protoregistry"
+)
+
+// Marshal converts wire, the protobuf binary form of a message of type t,
+// to canonical proto3 JSON with the default options.
+func Marshal(t *dynamic.Type, wire []byte) ([]byte, error) {
+	return MarshalOptions{}.Marshal(t, wire)
+}
+
+// Marshal converts wire, the protobuf binary form of a message of type t,
+// to JSON. The result is one new slice, sized from the sizes of earlier
+// results of the same type.
+func (o MarshalOptions) Marshal(t *dynamic.Type, wire []byte) ([]byte, error) {
+	p := planOf(t)
+	dst := make([]byte, 0, p.sizeGuess(len(wire)))
+	out, err := o.marshal(dst, p, wire)
+	if err == nil {
+		p.learnSize(len(wire), len(out))
+	}
+	return out, err
+}
+
+// MarshalAppend is Marshal appending to dst; it allocates nothing when dst
+// has room for the result. On error it returns dst unchanged.
+func (o MarshalOptions) MarshalAppend(dst []byte, t *dynamic.Type, wire []byte) ([]byte, error) {
+	return o.marshal(dst, planOf(t), wire)
+}
+
+func (o MarshalOptions) marshal(dst []byte, p *plan, b []byte) ([]byte, error) {
+	if strings.Trim(o.Indent, " \t") != "" {
+		return dst, &Error{Msg: "indent may only be composed of space or tab characters"}
+	}
+	if len(b) > math.MaxInt32 {
+		return dst, &Error{Msg: "message larger than 2 GiB"}
+	}
+	e := encoders.Get().(*encoder)
+	e.reset(o, b, dst)
+	err := e.root(p)
+	out := e.out
+	e.release()
+	encoders.Put(e)
+	if err != nil {
+		return dst, err
+	}
+	return out, nil
+}
+
+// sizeGuess returns the capacity to allocate for the JSON of n wire bytes.
+func (p *plan) sizeGuess(n int) int {
+	r := int(p.ratio.Load())
+	return n*r/16 + n*r/128 + 64
+}
+
+// learnSize records the output per input byte of the last message.
+func (p *plan) learnSize(in, out int) {
+	if in == 0 {
+		return
+	}
+	r := min(out*16/in+1, 64*16)
+	if uint32(r) != p.ratio.Load() {
+		p.ratio.Store(uint32(r))
+	}
+}
+
+// encoders pools the scratch stacks of conversions in flight.
+var encoders = sync.Pool{New: func() any { return new(encoder) }}
+
+// encoder is the state of one conversion. Its stacks are pooled: recs holds
+// the records of the messages being printed, each message above those of
+// its parent; spans the byte ranges of messages (one, or several when a
+// sub-message arrives split and is merged); ones the oneof winners; ents the
+// entries of the maps being printed.
+type encoder struct {
+	b     []byte // the wire input
+	out   []byte
+	recs  []rec
+	spans []span
+	ones  []int32
+	ents  []entry
+	path  []pathStep
+
+	protoNames bool
+	enumNums   bool
+	unpop      bool
+	indent     string
+	level      int // nesting of objects and arrays, for indentation
+	depth      int // messages still allowed below this one
+	partial    int // > 0 inside an Any, where required fields are not checked
+	opts       MarshalOptions
+}
+
+// rec is one record of a known field (or a possible extension), with the
+// span of its value: the payload of a length-delimited record, the fields of
+// a group, the bytes of a varint or fixed value.
+type rec struct {
+	idx   int32  // field index in the plan; extIdx for extensions
+	aux   uint32 // wire type in the low 3 bits, then recReset; for extensions the number above the wire type
+	start int32
+	end   int32
+}
+
+const (
+	extIdx   = math.MaxInt32
+	recReset = 8 // a oneof member after another member: earlier records are discarded
+)
+
+func (r *rec) wt() uint32 { return r.aux & 7 }
+
+// span is a range of the wire input.
+type span struct{ start, end int32 }
+
+func (e *encoder) reset(o MarshalOptions, b, dst []byte) {
+	e.b, e.out = b, dst
+	e.protoNames, e.enumNums, e.unpop = o.UseProtoNames, o.UseEnumNumbers, o.EmitUnpopulated
+	e.indent = o.Indent
+	e.level, e.depth, e.partial = 0, wire.DefaultMaxDepth, 0
+	e.opts = o
+}
+
+// release drops the references to the caller's buffers before pooling.
+func (e *encoder) release() {
+	e.b, e.out = nil, nil
+	e.recs, e.spans, e.ones, e.ents, e.path = e.recs[:0], e.spans[:0], e.ones[:0], e.ents[:0], e.path[:0]
+	e.opts.Resolver = nil
+}
+
+func (e *encoder) resolver() Resolver {
+	if e.opts.Resolver != nil {
+		return e.opts.Resolver
+	}
+	return protoregistry.GlobalTypes
+}
+
+// root prints the whole input as a message of p.
+func (e *encoder) root(p *plan) error {
+	e.spans = append(e.spans, span{0, int32(len(e.b))})
+	return e.message(p, 0, 1, nil)
+}
+
+// pushSpan adds one span and returns its index range.
+func (e *encoder) pushSpan(start, end int32) (int, int) {
+	e.spans = append(e.spans, span{start, end})
+	return len(e.spans) - 1, len(e.spans)
+}

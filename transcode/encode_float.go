@@ -1,0 +1,134 @@
+package transcode
+
+import (
+	"math"
+	"strconv"
+)
+
+// appendFloat formats a float as protojson does: the special values as
+// strings, the shortest decimal that parses back to the same value at the
+// given bit size, in exponent form below 1e-6 and from 1e21 on, with a
+// one-digit negative exponent where it fits.
+func appendFloat(out []byte, f float64, bitSize int) []byte {
+	switch {
+	case math.IsNaN(f):
+		return append(out, `"NaN"`...)
+	case math.IsInf(f, 1):
+		return append(out, `"Infinity"`...)
+	case math.IsInf(f, -1):
+		return append(out, `"-Infinity"`...)
+	}
+	if bitSize == 64 {
+		if m, k, ok := shortDecimal64(f); ok {
+			return appendDecimal(out, f, m, k)
+		}
+	} else if m, k, ok := shortDecimal32(float32(f)); ok {
+		return appendDecimal(out, f, m, k)
+	}
+	format := byte('f')
+	if abs := math.Abs(f); abs != 0 {
+		if bitSize == 64 && (abs < 1e-6 || abs >= 1e21) ||
+			bitSize == 32 && (float32(abs) < 1e-6 || float32(abs) >= 1e21) {
+			format = 'e'
+		}
+	}
+	out = strconv.AppendFloat(out, f, format, -1, bitSize)
+	if format == 'e' {
+		n := len(out)
+		if n >= 4 && out[n-4] == 'e' && out[n-3] == '-' && out[n-2] == '0' {
+			out[n-2] = out[n-1]
+			out = out[:n-1]
+		}
+	}
+	return out
+}
+
+var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+var pow10f32 = [...]float32{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10}
+
+// shortDecimal64 finds the shortest decimal m·10^-k that parses to f, for
+// the common values with few digits: 1e-6 <= |f| and m below 2^50. The
+// fewest fraction digits k is the fewest significant digits, and m is then
+// the only candidate:
+//
+//   - the decimals that parse to f lie within half an ulp of f, and an ulp
+//     of f times 10^k is at most p·2^-52 where p = |f|·10^k; below 2^50 that
+//     is under 1/4, so at most one integer m lies in range, and the product
+//     p, computed with a relative error of 2^-53, rounds to it;
+//   - m and 10^k (k <= 22) are exact doubles, so m/10^k computed in floating
+//     point is the correctly rounded quotient, which is what parsing the
+//     decimal yields: equality with f proves m·10^-k round-trips.
+//
+// Anything else (too many digits, huge or tiny values, zero) reports false.
+func shortDecimal64(f float64) (m uint64, k int, ok bool) {
+	a := math.Abs(f)
+	if a < 1e-6 || a >= 1<<50 {
+		return 0, 0, false
+	}
+	for k = 0; k < len(pow10); k++ {
+		p := a * pow10[k]
+		if p >= 1<<50 {
+			return 0, 0, false
+		}
+		// A round-tripping r lies within p·2^-52 of p: skip the division
+		// where it cannot.
+		r := math.RoundToEven(p)
+		if math.Abs(p-r) <= p*0x1p-48 && r/pow10[k] == a {
+			return uint64(r), k, true
+		}
+	}
+	return 0, 0, false
+}
+
+// shortDecimal32 is shortDecimal64 in single precision: m below 2^21,
+// 10^k exact as a float32 (k <= 10), Go rounding every float32 operation.
+func shortDecimal32(f float32) (m uint64, k int, ok bool) {
+	a := f
+	if a < 0 {
+		a = -a
+	}
+	if a < 1e-6 || a >= 1<<21 {
+		return 0, 0, false
+	}
+	for k = 0; k < len(pow10f32); k++ {
+		p := a * pow10f32[k]
+		if p >= 1<<21 {
+			return 0, 0, false
+		}
+		r := float32(math.RoundToEven(float64(p)))
+		if d := p - r; (d <= p*0x1p-19 && -d <= p*0x1p-19) && r/pow10f32[k] == a {
+			return uint64(r), k, true
+		}
+	}
+	return 0, 0, false
+}
+
+// appendDecimal prints m·10^-k with f's sign as %f does: the integer part,
+// then k fraction digits (the last one not zero).
+func appendDecimal(out []byte, f float64, m uint64, k int) []byte {
+	if math.Signbit(f) {
+		out = append(out, '-')
+	}
+	if k == 0 {
+		return strconv.AppendUint(out, m, 10)
+	}
+	var buf [24]byte
+	i := len(buf)
+	for j := 0; j < k; j++ {
+		i--
+		buf[i] = byte('0' + m%10)
+		m /= 10
+	}
+	i--
+	buf[i] = '.'
+	for {
+		i--
+		buf[i] = byte('0' + m%10)
+		m /= 10
+		if m == 0 {
+			break
+		}
+	}
+	return append(out, buf[i:]...)
+}

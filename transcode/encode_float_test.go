@@ -1,0 +1,119 @@
+package transcode
+
+import (
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"testing"
+)
+
+// referenceFloat is protojson's float formatting: strconv, 'e' form outside
+// 1e-6..1e21, exponent "e-07" shortened to "e-7".
+func referenceFloat(f float64, bitSize int) string {
+	switch {
+	case math.IsNaN(f):
+		return `"NaN"`
+	case math.IsInf(f, 1):
+		return `"Infinity"`
+	case math.IsInf(f, -1):
+		return `"-Infinity"`
+	}
+	format := byte('f')
+	if abs := math.Abs(f); abs != 0 {
+		if bitSize == 64 && (abs < 1e-6 || abs >= 1e21) || bitSize == 32 && (float32(abs) < 1e-6 || float32(abs) >= 1e21) {
+			format = 'e'
+		}
+	}
+	out := strconv.AppendFloat(nil, f, format, -1, bitSize)
+	if n := len(out); format == 'e' && n >= 4 && out[n-4] == 'e' && out[n-3] == '-' && out[n-2] == '0' {
+		out[n-2] = out[n-1]
+		out = out[:n-1]
+	}
+	return string(out)
+}
+
+// floatSamples yields doubles of every shape: short decimals (the fast
+// path), their neighbours one ulp away, random bits, powers and boundaries.
+func floatSamples(r *rand.Rand, n int, yield func(float64)) {
+	for _, f := range specialFloatCases {
+		yield(f)
+		yield(-f)
+		yield(math.Nextafter(f, math.Inf(1)))
+		yield(math.Nextafter(f, math.Inf(-1)))
+	}
+	for range n {
+		digits := r.IntN(17) + 1
+		m := r.Int64N(int64(math.Pow10(digits)))
+		k := r.IntN(23)
+		f := float64(m) / math.Pow10(k)
+		yield(f)
+		yield(math.Nextafter(f, 0))
+		yield(math.Nextafter(f, math.Inf(1)))
+		yield(math.Float64frombits(r.Uint64()))
+		yield(float64(r.Int64N(1<<53)) * math.Pow(2, float64(r.IntN(120)-60)))
+	}
+}
+
+var specialFloatCases = []float64{
+	0, 1, 0.1, 0.2, 0.3, 0.5, 1e-6, 1e-7, 9.999999e-7, 1e21, 1e20, 1 << 50, 1<<50 - 1, 1 << 53,
+	98.6, 47.3869, 8.5317, 0.8125, 123456789012345, 1125899906842623.5, 4503599627370495.5,
+	math.MaxFloat64, math.SmallestNonzeroFloat64, math.MaxFloat32, math.SmallestNonzeroFloat32, 5e-324,
+	0.1 + 0.2, 1.0 / 3, 2.0 / 3, 100, 1e15, 1e16, 9007199254740993, 0.000001, 0.0000015,
+}
+
+func TestFloatFormatMatchesProtojson(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	n := 0
+	floatSamples(r, 200000, func(f float64) {
+		n++
+		if got, want := string(appendFloat(nil, f, 64)), referenceFloat(f, 64); got != want {
+			t.Fatalf("double %v (%#x): got %s, want %s", f, math.Float64bits(f), got, want)
+		}
+		f32 := float64(float32(f))
+		if got, want := string(appendFloat(nil, f32, 32)), referenceFloat(f32, 32); got != want {
+			t.Fatalf("float %v (%#x): got %s, want %s", f32, math.Float32bits(float32(f)), got, want)
+		}
+	})
+	for range 200000 {
+		f := float64(math.Float32frombits(r.Uint32()))
+		if got, want := string(appendFloat(nil, f, 32)), referenceFloat(f, 32); got != want {
+			t.Fatalf("float %v: got %s, want %s", f, got, want)
+		}
+	}
+	// every float32 with a short decimal form: m/10^k for small m and k
+	for k := 0; k <= 10; k++ {
+		for m := 0; m < 100000; m += 1 + m/1000 {
+			f := float64(float32(float64(m) / math.Pow10(k)))
+			if got, want := string(appendFloat(nil, f, 32)), referenceFloat(f, 32); got != want {
+				t.Fatalf("float %v: got %s, want %s", f, got, want)
+			}
+		}
+	}
+	t.Logf("%d doubles", n)
+}
+
+func TestFloat32Strided(t *testing.T) {
+	for u := uint64(0); u < 1<<32; u += 4099 {
+		f := float64(math.Float32frombits(uint32(u)))
+		if got, want := string(appendFloat(nil, f, 32)), referenceFloat(f, 32); got != want {
+			t.Fatalf("float %v (%#x): got %s, want %s", f, u, got, want)
+		}
+	}
+}
+
+func BenchmarkFloat(b *testing.B) {
+	for _, f := range []float64{98.6, 47.3869, 0.8125, 1234567.891, math.Pi} {
+		b.Run(strconv.FormatFloat(f, 'g', -1, 64), func(b *testing.B) {
+			buf := make([]byte, 0, 64)
+			for b.Loop() {
+				buf = appendFloat(buf[:0], f, 64)
+			}
+		})
+		b.Run("strconv-"+strconv.FormatFloat(f, 'g', -1, 64), func(b *testing.B) {
+			buf := make([]byte, 0, 64)
+			for b.Loop() {
+				buf = strconv.AppendFloat(buf[:0], f, 'f', -1, 64)
+			}
+		})
+	}
+}

@@ -1,0 +1,180 @@
+package transcode
+
+import (
+	"encoding/binary"
+	"math/bits"
+	"unicode/utf8"
+)
+
+// The layout of the output: compact by default, or protojson's multi-line
+// form with Indent: every member and element on a line of its own, "key":
+// value with one space, empty objects and arrays as {} and [].
+//
+// Whether a member is the first of its object is read off the output: only
+// an object just opened ends in '{' (an array in '['), so nothing else
+// needs tracking and a rolled-back member leaves no trace.
+
+func (e *encoder) open(c byte) {
+	e.out = append(e.out, c)
+	e.level++
+}
+
+func (e *encoder) close(c byte) {
+	e.level--
+	if e.indent != "" {
+		if last := e.out[len(e.out)-1]; last != '{' && last != '[' {
+			e.newline()
+		}
+	}
+	e.out = append(e.out, c)
+}
+
+// key writes the separator and the key of f's member.
+func (e *encoder) key(f *fieldPlan) {
+	k := f.jsonKey
+	if e.protoNames {
+		k = f.protoKey
+	}
+	if e.indent == "" {
+		if e.out[len(e.out)-1] == '{' {
+			k = k[1:]
+		}
+		e.out = append(e.out, k...)
+		return
+	}
+	e.keyIndent(k)
+}
+
+// rawKey is key for a literal `,"name":`.
+func (e *encoder) rawKey(k string) {
+	if e.indent == "" {
+		if e.out[len(e.out)-1] == '{' {
+			k = k[1:]
+		}
+		e.out = append(e.out, k...)
+		return
+	}
+	e.keyIndent([]byte(k))
+}
+
+func (e *encoder) keyIndent(k []byte) {
+	if e.out[len(e.out)-1] != '{' {
+		e.out = append(e.out, ',')
+	}
+	e.newline()
+	e.out = append(e.out, k[1:]...)
+	e.out = append(e.out, ' ')
+}
+
+// member writes the separator before a member whose key the caller
+// writes, and keyEnd the colon after it.
+func (e *encoder) member() {
+	if e.out[len(e.out)-1] != '{' {
+		e.out = append(e.out, ',')
+	}
+	if e.indent != "" {
+		e.newline()
+	}
+}
+
+func (e *encoder) keyEnd() {
+	if e.indent != "" {
+		e.out = append(e.out, ':', ' ')
+		return
+	}
+	e.out = append(e.out, ':')
+}
+
+// elem writes the separator before an array element.
+func (e *encoder) elem() {
+	if e.out[len(e.out)-1] != '[' {
+		e.out = append(e.out, ',')
+	}
+	if e.indent != "" {
+		e.newline()
+	}
+}
+
+func (e *encoder) newline() {
+	e.out = append(e.out, '\n')
+	for range e.level {
+		e.out = append(e.out, e.indent...)
+	}
+}
+
+// str writes s as a JSON string escaped as protojson escapes: '"', '\\'
+// and the control characters, with \b \f \n \r \t where they exist and
+// \u00XX (lower case hex) otherwise; nothing else. It checks that s is
+// UTF-8 on the way and reports false if not.
+func (e *encoder) str(s []byte) bool {
+	out := append(e.out, '"')
+	start := 0 // s[start:i] is yet to be copied
+	for i := 0; ; {
+		i += attentionIndex(s[i:])
+		if i == len(s) {
+			break
+		}
+		c := s[i]
+		if c >= 0x80 {
+			r, n := utf8.DecodeRune(s[i:])
+			if r == utf8.RuneError && n == 1 {
+				return false
+			}
+			i += n
+			continue
+		}
+		out = appendEscape(append(out, s[start:i]...), c)
+		i++
+		start = i
+	}
+	e.out = append(append(out, s[start:]...), '"')
+	return true
+}
+
+func appendEscape(out []byte, c byte) []byte {
+	switch c {
+	case '"', '\\':
+		return append(out, '\\', c)
+	case '\b':
+		return append(out, '\\', 'b')
+	case '\f':
+		return append(out, '\\', 'f')
+	case '\n':
+		return append(out, '\\', 'n')
+	case '\r':
+		return append(out, '\\', 'r')
+	case '\t':
+		return append(out, '\\', 't')
+	}
+	const hex = "0123456789abcdef"
+	return append(out, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
+}
+
+// attentionIndex returns the index of the first byte of s that needs
+// escaping or starts a multi-byte sequence, or len(s). It tests eight bytes
+// at a time: a byte below 0x20, or one equal to '"' or '\\' (zero after an
+// xor), sets its high bit in the mask, as does a byte from 0x80 on. Borrows
+// can set bits above a true hit but never below the first, so the lowest
+// bit set is the answer.
+func attentionIndex(s []byte) int {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	i := 0
+	for ; len(s)-i >= 8; i += 8 {
+		x := binary.LittleEndian.Uint64(s[i:])
+		q := x ^ (ones * '"')
+		bs := x ^ (ones * '\\')
+		m := ((x - ones*0x20) &^ x) | ((q - ones) &^ q) | ((bs - ones) &^ bs) | x
+		if m &= highs; m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x80 {
+			return i
+		}
+	}
+	return len(s)
+}

@@ -1,0 +1,231 @@
+package transcode
+
+import (
+	"bytes"
+	"cmp"
+	"math"
+	"slices"
+	"strconv"
+	"unicode/utf8"
+
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+// signBit flips signed map keys so that unsigned order is numeric order.
+const signBit = 1 << 63
+
+// entry is one map entry: its key (numeric keys decoded, string keys as a
+// span) and its value (a span, or for message values the index range of
+// its spans in e.spans: a value may arrive in several records, merged).
+type entry struct {
+	key    uint64
+	ks, ke int32
+	vs, ve int32
+	vwt    uint8
+	hasVal bool
+}
+
+// mapField prints a map field: entries sorted by key as protojson sorts
+// them, the last entry of a key winning.
+func (e *encoder) mapField(f *fieldPlan, recs []rec) error {
+	e.key(f)
+	return e.mapValue(f, recs)
+}
+
+// mapValue prints the entries of recs as a JSON object.
+func (e *encoder) mapValue(f *fieldPlan, recs []rec) error {
+	ebase, sbase := len(e.ents), len(e.spans)
+	err := e.mapEntries(f, recs, ebase)
+	e.ents, e.spans = e.ents[:ebase], e.spans[:sbase]
+	return err
+}
+
+func (e *encoder) mapEntries(f *fieldPlan, recs []rec, ebase int) error {
+	for i := range recs {
+		en, err := e.entry(f, &recs[i])
+		if err != nil {
+			return err
+		}
+		e.ents = append(e.ents, en)
+	}
+	ents := e.ents[ebase:]
+	if f.key.kind == protoreflect.StringKind {
+		b := e.b
+		slices.SortStableFunc(ents, func(x, y entry) int { return bytes.Compare(b[x.ks:x.ke], b[y.ks:y.ke]) })
+	} else {
+		slices.SortStableFunc(ents, func(x, y entry) int { return cmp.Compare(x.key, y.key) })
+	}
+	e.open('{')
+	for i := 0; i < len(ents); {
+		j := i + 1
+		for j < len(ents) && e.sameKey(f, &ents[i], &ents[j]) {
+			j++
+		}
+		for k := i; k < j-1; k++ {
+			if err := e.validateEntry(f, &ents[k]); err != nil {
+				return err
+			}
+		}
+		if err := e.mapMember(f, &ents[j-1]); err != nil {
+			return err
+		}
+		i = j
+	}
+	e.close('}')
+	return nil
+}
+
+func (e *encoder) sameKey(f *fieldPlan, x, y *entry) bool {
+	if f.key.kind == protoreflect.StringKind {
+		return bytes.Equal(e.b[x.ks:x.ke], e.b[y.ks:y.ke])
+	}
+	return x.key == y.key
+}
+
+// entry parses one map entry. Records other than a key and a value of the
+// right wire types are unknown fields; a missing key or value is the zero
+// value (an empty message).
+func (e *encoder) entry(f *fieldPlan, r *rec) (entry, error) {
+	kf, vf := f.key, f.val
+	en := entry{}
+	if isSigned(kf.kind) {
+		en.key = signBit
+	}
+	vlo := int32(len(e.spans))
+	b := e.b[:r.end]
+	for pos := int(r.start); pos < len(b); {
+		num, wt, vs, ve, next, err := e.record(b, pos)
+		if err != nil {
+			return en, err
+		}
+		pos = next
+		switch {
+		case num == 1 && wt == kf.wt:
+			if kf.utf8 && !utf8.Valid(b[en.ks:en.ke]) { // a key replaced within the entry
+				return en, e.fieldErr(int(en.ks), f, "invalid UTF-8 in map key")
+			}
+			en.ks, en.ke = int32(vs), int32(ve)
+			if kf.kind != protoreflect.StringKind {
+				rk := rec{aux: uint32(wt), start: int32(vs), end: int32(ve)}
+				en.key = mapKeyBits(kf.kind, e.bitsOf(&rk))
+			}
+		case num == 2 && wt == vf.wt:
+			if vf.utf8 && !utf8.Valid(b[en.vs:en.ve]) { // a value replaced within the entry
+				return en, e.fieldErr(int(en.vs), f, "invalid UTF-8 in map value")
+			}
+			en.hasVal = true
+			if vf.sub != nil {
+				e.spans = append(e.spans, span{int32(vs), int32(ve)})
+			} else {
+				en.vs, en.ve, en.vwt = int32(vs), int32(ve), uint8(wt)
+			}
+		}
+	}
+	if vf.sub != nil {
+		en.vs, en.ve = vlo, int32(len(e.spans))
+	}
+	return en, nil
+}
+
+// mapKeyBits normalises a numeric key's wire bits for sorting.
+func mapKeyBits(k protoreflect.Kind, v uint64) uint64 {
+	switch k {
+	case protoreflect.BoolKind:
+		if v != 0 {
+			return 1
+		}
+		return 0
+	case protoreflect.Int32Kind, protoreflect.Sfixed32Kind:
+		return uint64(int64(int32(v))) ^ signBit
+	case protoreflect.Sint32Kind:
+		return uint64(int64(int32(protowire.DecodeZigZag(v&math.MaxUint32)))) ^ signBit
+	case protoreflect.Sint64Kind:
+		return uint64(protowire.DecodeZigZag(v)) ^ signBit
+	case protoreflect.Int64Kind, protoreflect.Sfixed64Kind:
+		return v ^ signBit
+	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
+		return uint64(uint32(v))
+	}
+	return v
+}
+
+func isSigned(k protoreflect.Kind) bool {
+	switch k {
+	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind,
+		protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
+		return true
+	}
+	return false
+}
+
+// mapMember prints one entry: its key as a JSON string, then its value.
+func (e *encoder) mapMember(f *fieldPlan, en *entry) error {
+	e.member()
+	if err := e.mapKey(f, en); err != nil {
+		return err
+	}
+	e.keyEnd()
+	vf := f.val
+	if vf.sub != nil {
+		e.pushKey(f, en)
+		err := e.message(vf.sub, int(en.vs), int(en.ve), nil)
+		e.pop()
+		return err
+	}
+	if !en.hasVal {
+		if vf.kind == protoreflect.EnumKind {
+			e.out = e.appendEnum(e.out, vf, vf.def.Enum())
+		} else {
+			e.zero(vf)
+		}
+		return nil
+	}
+	r := rec{aux: uint32(en.vwt), start: en.vs, end: en.ve}
+	e.pushKey(f, en)
+	err := e.scalar(vf, &r)
+	e.pop()
+	return err
+}
+
+func (e *encoder) mapKey(f *fieldPlan, en *entry) error {
+	kf := f.key
+	switch {
+	case kf.kind == protoreflect.StringKind:
+		if !e.str(e.b[en.ks:en.ke]) {
+			return e.fieldErr(int(en.ks), f, "invalid UTF-8 in map key")
+		}
+	case kf.kind == protoreflect.BoolKind:
+		if en.key != 0 {
+			e.out = append(e.out, `"true"`...)
+		} else {
+			e.out = append(e.out, `"false"`...)
+		}
+	case isSigned(kf.kind):
+		e.out = append(strconv.AppendInt(append(e.out, '"'), int64(en.key^signBit), 10), '"')
+	default:
+		e.out = append(strconv.AppendUint(append(e.out, '"'), en.key, 10), '"')
+	}
+	return nil
+}
+
+// validateEntry checks the strings and the message value of an entry that
+// a later entry with the same key replaced.
+func (e *encoder) validateEntry(f *fieldPlan, en *entry) error {
+	if f.key.utf8 && !utf8.Valid(e.b[en.ks:en.ke]) {
+		return e.fieldErr(int(en.ks), f, "invalid UTF-8 in map key")
+	}
+	if f.val.utf8 && !utf8.Valid(e.b[en.vs:en.ve]) {
+		return e.fieldErr(int(en.vs), f, "invalid UTF-8 in map value")
+	}
+	if f.val.sub == nil {
+		return nil
+	}
+	for s := en.vs; s < en.ve; s++ {
+		sp := e.spans[s]
+		if err := e.validateSpan(f.val, sp.start, sp.end); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,306 @@
+package transcode
+
+import (
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	"github.com/rpckit/rpckit/dynamic"
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+// plan is the encoder's side table of a message Type: for each field what
+// the hot loop needs (kind, wire type, the JSON key bytes, the plan of the
+// sub-message), built once per Type and cached.
+type plan struct {
+	t      *dynamic.Type
+	name   protoreflect.FullName
+	fields []fieldPlan // in declaration order, as protojson prints them
+	byNum  []int32     // field index by number below len(byNum), -1 for none
+	sparse map[protowire.Number]int32
+	oneofs int // real oneofs
+	wkt    wellKnown
+	// required holds the indices of proto2 required fields, checked as
+	// protojson's final proto.CheckInitialized does.
+	required   []int32
+	extRanges  protoreflect.FieldRanges
+	messageSet bool
+	// ratio is the last output size per input byte, in sixteenths, for
+	// sizing Marshal's buffer in one allocation.
+	ratio atomic.Uint32
+}
+
+// fieldPlan is one field of a plan, or an extension.
+type fieldPlan struct {
+	desc     protoreflect.FieldDescriptor
+	num      protowire.Number
+	kind     protoreflect.Kind
+	wt       protowire.Type // wire type of one element
+	list     bool
+	isMap    bool
+	packable bool // repeated scalar: packed runs accepted
+	presence bool // explicit presence: printed when set, null when unpopulated
+	inOneof  bool // in a real or synthetic oneof: not printed when unpopulated
+	oneof    int32
+	utf8     bool // strings checked on every occurrence, as proto.Unmarshal does
+	isNull   bool // google.protobuf.NullValue: always JSON null
+	required bool
+	enum     *enumNames
+	sub      *plan // message, group or map entry
+	key, val *fieldPlan
+	def      protoreflect.Value // value of an absent map value
+	// jsonKey and protoKey are `,"name":` with the JSON or the proto name;
+	// the first member of an object drops the comma.
+	jsonKey, protoKey []byte
+	jsonName          string
+}
+
+// enumNames holds an enum's value names quoted for output.
+type enumNames struct {
+	dense  [][]byte // by number for 0 <= n < len(dense)
+	sparse map[protoreflect.EnumNumber][]byte
+}
+
+func (e *enumNames) quoted(n protoreflect.EnumNumber) []byte {
+	if n >= 0 && int(n) < len(e.dense) {
+		return e.dense[n]
+	}
+	return e.sparse[n]
+}
+
+// plans caches the plans of Types. Types are immutable and live as long as
+// their Cache, so the plan of a Type never changes.
+var (
+	plans   sync.Map // *dynamic.Type -> *plan
+	plansMu sync.Mutex
+)
+
+// planOf returns the plan of t, building it and those of every message it
+// reaches on first use.
+func planOf(t *dynamic.Type) *plan {
+	if p, ok := plans.Load(t); ok {
+		return p.(*plan)
+	}
+	plansMu.Lock()
+	defer plansMu.Unlock()
+	if p, ok := plans.Load(t); ok {
+		return p.(*plan)
+	}
+	b := planBuilder{done: map[*dynamic.Type]*plan{}}
+	p := b.build(t)
+	for t, p := range b.done {
+		plans.Store(t, p)
+	}
+	return p
+}
+
+type planBuilder struct {
+	done  map[*dynamic.Type]*plan
+	enums map[protoreflect.EnumDescriptor]*enumNames
+}
+
+func (b *planBuilder) build(t *dynamic.Type) *plan {
+	if p, ok := plans.Load(t); ok {
+		return p.(*plan)
+	}
+	if p := b.done[t]; p != nil {
+		return p
+	}
+	md := t.Desc
+	p := &plan{t: t, name: md.FullName(), oneofs: len(t.Oneofs), wkt: wellKnownOf(md.FullName()), extRanges: md.ExtensionRanges()}
+	p.ratio.Store(3 * 16)
+	if ms, ok := md.(interface{ IsMessageSet() bool }); ok && ms.IsMessageSet() {
+		p.messageSet = true
+	}
+	b.done[t] = p
+	p.fields = make([]fieldPlan, len(t.Fields))
+	for i, f := range t.Fields {
+		b.field(&p.fields[i], f.Desc, f.Message)
+		if f.Num < 1024 {
+			for int(f.Num) >= len(p.byNum) {
+				p.byNum = append(p.byNum, -1)
+			}
+			p.byNum[f.Num] = int32(i)
+		} else {
+			if p.sparse == nil {
+				p.sparse = map[protowire.Number]int32{}
+			}
+			p.sparse[f.Num] = int32(i)
+		}
+		if p.fields[i].required {
+			p.required = append(p.required, int32(i))
+		}
+	}
+	return p
+}
+
+// field fills fp from fd; sub is the compiled Type of a message, group or
+// map entry field.
+func (b *planBuilder) field(fp *fieldPlan, fd protoreflect.FieldDescriptor, sub *dynamic.Type) {
+	*fp = fieldPlan{
+		desc:     fd,
+		num:      fd.Number(),
+		kind:     fd.Kind(),
+		wt:       wireTypeOf(fd.Kind()),
+		list:     fd.IsList(),
+		isMap:    fd.IsMap(),
+		presence: fd.HasPresence(),
+		inOneof:  fd.ContainingOneof() != nil,
+		oneof:    -1,
+		utf8:     enforceUTF8(fd),
+		required: fd.Cardinality() == protoreflect.Required,
+		jsonName: fd.JSONName(),
+	}
+	fp.packable = fp.list && fp.wt != protowire.BytesType && fp.wt != protowire.StartGroupType
+	if od := fd.ContainingOneof(); od != nil && !od.IsSynthetic() {
+		fp.oneof = int32(realOneofIndex(fd.ContainingMessage(), od))
+	}
+	name := fd.JSONName()
+	proto := fd.TextName()
+	if fd.IsExtension() {
+		name = "[" + string(fd.FullName()) + "]"
+		proto = name
+		fp.jsonName = name
+	}
+	fp.jsonKey = quotedKey(name)
+	fp.protoKey = quotedKey(proto)
+	if ed := fd.Enum(); ed != nil {
+		fp.isNull = ed.FullName() == nullValueName
+		fp.enum = b.enum(ed)
+	}
+	if !fp.list && !fp.isMap {
+		fp.def = fd.Default()
+	}
+	if sub != nil {
+		fp.sub = b.build(sub)
+	}
+	if fp.isMap {
+		fp.key, fp.val = &fp.sub.fields[0], &fp.sub.fields[1]
+		if fp.sub.fields[0].num != 1 {
+			fp.key, fp.val = fp.val, fp.key
+		}
+	}
+}
+
+// realOneofIndex returns the index of od among md's real oneofs, the
+// numbering of dynamic.Type.Oneofs.
+func realOneofIndex(md protoreflect.MessageDescriptor, od protoreflect.OneofDescriptor) int {
+	n := 0
+	ods := md.Oneofs()
+	for i := range ods.Len() {
+		if ods.Get(i) == od {
+			return n
+		}
+		if !ods.Get(i).IsSynthetic() {
+			n++
+		}
+	}
+	return -1
+}
+
+func quotedKey(name string) []byte {
+	k := append([]byte{','}, strconv.Quote(name)...)
+	return append(k, ':')
+}
+
+func (b *planBuilder) enum(ed protoreflect.EnumDescriptor) *enumNames {
+	if e := b.enums[ed]; e != nil {
+		return e
+	}
+	e := &enumNames{sparse: map[protoreflect.EnumNumber][]byte{}}
+	vals := ed.Values()
+	for i := range vals.Len() {
+		v := vals.Get(i)
+		n, q := v.Number(), []byte(strconv.Quote(string(v.Name())))
+		if n >= 0 && n < 1024 {
+			for int(n) >= len(e.dense) {
+				e.dense = append(e.dense, nil)
+			}
+			if e.dense[n] == nil {
+				e.dense[n] = q
+			}
+		} else if _, dup := e.sparse[n]; !dup {
+			e.sparse[n] = q
+		}
+	}
+	if b.enums == nil {
+		b.enums = map[protoreflect.EnumDescriptor]*enumNames{}
+	}
+	b.enums[ed] = e
+	return e
+}
+
+// lookup returns the index of the field numbered n, or -1.
+func (p *plan) lookup(n protowire.Number) int32 {
+	if uint(n) < uint(len(p.byNum)) {
+		return p.byNum[n]
+	}
+	if i, ok := p.sparse[n]; ok {
+		return i
+	}
+	return -1
+}
+
+// accepts reports whether a record of wire type wt is a value of f, as
+// protobuf-go decodes it; other records are unknown fields.
+func (f *fieldPlan) accepts(wt protowire.Type) bool {
+	return wt == f.wt || (f.packable && wt == protowire.BytesType)
+}
+
+func (f *fieldPlan) isMessage() bool {
+	return f.kind == protoreflect.MessageKind || f.kind == protoreflect.GroupKind
+}
+
+// wireTypeOf returns the wire type of one element of a field of kind k.
+func wireTypeOf(k protoreflect.Kind) protowire.Type {
+	switch k {
+	case protoreflect.Fixed32Kind, protoreflect.Sfixed32Kind, protoreflect.FloatKind:
+		return protowire.Fixed32Type
+	case protoreflect.Fixed64Kind, protoreflect.Sfixed64Kind, protoreflect.DoubleKind:
+		return protowire.Fixed64Type
+	case protoreflect.StringKind, protoreflect.BytesKind, protoreflect.MessageKind:
+		return protowire.BytesType
+	case protoreflect.GroupKind:
+		return protowire.StartGroupType
+	}
+	return protowire.VarintType
+}
+
+// enforceUTF8 mirrors protobuf-go: proto3 strings and editions strings with
+// utf8_validation = VERIFY are checked when parsed.
+func enforceUTF8(fd protoreflect.FieldDescriptor) bool {
+	if fd.Kind() != protoreflect.StringKind {
+		return false
+	}
+	if fd.Syntax() == protoreflect.Editions {
+		if e, ok := fd.(interface{ EnforceUTF8() bool }); ok {
+			return e.EnforceUTF8()
+		}
+	}
+	return fd.Syntax() == protoreflect.Proto3
+}
+
+// extensions caches the plans of extension fields by descriptor.
+var extensions sync.Map // protoreflect.ExtensionTypeDescriptor -> *fieldPlan
+
+// extensionPlan returns the plan of an extension field.
+func extensionPlan(xd protoreflect.ExtensionTypeDescriptor) *fieldPlan {
+	if fp, ok := extensions.Load(xd); ok {
+		return fp.(*fieldPlan)
+	}
+	var sub *dynamic.Type
+	if md := xd.Message(); md != nil {
+		sub = dynamic.TypeOf(md)
+	}
+	fp := &fieldPlan{}
+	var b planBuilder
+	if sub != nil {
+		fp.sub = planOf(sub) // built under its own lock, before b.field looks it up
+	}
+	b.done = map[*dynamic.Type]*plan{}
+	b.field(fp, xd, sub)
+	fp.inOneof = false
+	actual, _ := extensions.LoadOrStore(xd, fp)
+	return actual.(*fieldPlan)
+}

@@ -1,0 +1,98 @@
+package transcode
+
+import (
+	"encoding/base64"
+	"math"
+	"strconv"
+
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+// scalar prints the value of record r of a scalar field f.
+func (e *encoder) scalar(f *fieldPlan, r *rec) error {
+	switch f.kind {
+	case protoreflect.StringKind:
+		if !e.str(e.b[r.start:r.end]) {
+			return e.fieldErr(int(r.start), f, "invalid UTF-8")
+		}
+	case protoreflect.BytesKind:
+		e.bytes(e.b[r.start:r.end])
+	default:
+		e.bits(f, e.bitsOf(r))
+	}
+	return nil
+}
+
+// bits prints a numeric, boolean or enum value of f from its wire bits.
+func (e *encoder) bits(f *fieldPlan, v uint64) {
+	out := e.out
+	switch f.kind {
+	case protoreflect.Int32Kind, protoreflect.Sfixed32Kind:
+		out = strconv.AppendInt(out, int64(int32(v)), 10)
+	case protoreflect.Sint32Kind:
+		out = strconv.AppendInt(out, int64(int32(protowire.DecodeZigZag(v&math.MaxUint32))), 10)
+	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
+		out = strconv.AppendUint(out, uint64(uint32(v)), 10)
+	case protoreflect.Int64Kind, protoreflect.Sfixed64Kind:
+		out = append(strconv.AppendInt(append(out, '"'), int64(v), 10), '"')
+	case protoreflect.Sint64Kind:
+		out = append(strconv.AppendInt(append(out, '"'), protowire.DecodeZigZag(v), 10), '"')
+	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+		out = append(strconv.AppendUint(append(out, '"'), v, 10), '"')
+	case protoreflect.BoolKind:
+		if v != 0 {
+			out = append(out, "true"...)
+		} else {
+			out = append(out, "false"...)
+		}
+	case protoreflect.FloatKind:
+		out = appendFloat(out, float64(math.Float32frombits(uint32(v))), 32)
+	case protoreflect.DoubleKind:
+		out = appendFloat(out, math.Float64frombits(v), 64)
+	case protoreflect.EnumKind:
+		out = e.appendEnum(out, f, protoreflect.EnumNumber(int32(v)))
+	}
+	e.out = out
+}
+
+// appendEnum prints an enum value by name, or by number when asked or when
+// the enum has no such value; NullValue is always null.
+func (e *encoder) appendEnum(out []byte, f *fieldPlan, n protoreflect.EnumNumber) []byte {
+	if f.isNull {
+		return append(out, "null"...)
+	}
+	if !e.enumNums {
+		if q := f.enum.quoted(n); q != nil {
+			return append(out, q...)
+		}
+	}
+	return strconv.AppendInt(out, int64(n), 10)
+}
+
+// zero prints the zero value of a scalar field without presence.
+func (e *encoder) zero(f *fieldPlan) {
+	switch f.kind {
+	case protoreflect.StringKind, protoreflect.BytesKind:
+		e.out = append(e.out, `""`...)
+	default:
+		e.bits(f, 0)
+	}
+}
+
+// is32 reports whether f's varint values are 32-bit, whose upper bits a
+// decoder drops.
+func is32(f *fieldPlan) bool {
+	switch f.kind {
+	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Uint32Kind, protoreflect.EnumKind:
+		return true
+	}
+	return false
+}
+
+// bytes prints b as standard base64 with padding.
+func (e *encoder) bytes(b []byte) {
+	e.out = append(e.out, '"')
+	e.out = base64.StdEncoding.AppendEncode(e.out, b)
+	e.out = append(e.out, '"')
+}
