@@ -54,7 +54,7 @@ func newDemoCaller(ctx context.Context, d *demoServices, out io.Writer) (*demoCa
 	if err != nil {
 		return nil, err
 	}
-	codec := invoke.ProtoJSON{Resolver: schema.Types(files)}
+	codec := invoke.Transcode{Resolver: schema.Types(files)}
 	return &demoCaller{conn: d.conn, src: d.source, codec: codec, out: out}, nil
 }
 

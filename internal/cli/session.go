@@ -42,5 +42,5 @@ func (s *session) codec(ctx context.Context, opts invoke.JSONOptions) (invoke.JS
 	if err != nil {
 		return nil, err
 	}
-	return invoke.ProtoJSON{Options: opts, Resolver: schema.Types(files)}, nil
+	return invoke.Transcode{Options: opts, Resolver: schema.Types(files)}, nil
 }
