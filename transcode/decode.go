@@ -31,7 +31,7 @@ func (o UnmarshalOptions) UnmarshalAppend(dst []byte, t *dynamic.Type, json []by
 	d.init(o)
 	out, err := d.top(t)
 	if err != nil {
-		return dst, err
+		return dst, d.finish(err)
 	}
 	return out, nil
 }
@@ -74,7 +74,8 @@ func (d *decoder) init(o UnmarshalOptions) {
 	}
 }
 
-// top converts one whole input holding one value of type t.
+// top converts one whole input holding one value of type t. Its errors
+// are for finish to complete.
 func (d *decoder) top(t *dynamic.Type) ([]byte, error) {
 	start := len(d.out)
 	err := d.message(t, false)
@@ -88,7 +89,7 @@ func (d *decoder) top(t *dynamic.Type) ([]byte, error) {
 	}
 	if err != nil {
 		d.out = d.out[:start]
-		return nil, d.finish(err)
+		return nil, err
 	}
 	return d.out, nil
 }
