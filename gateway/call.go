@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/rpckit/rpckit/dynamic"
 	"github.com/rpckit/rpckit/invoke"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
@@ -60,16 +59,22 @@ func (c *call) run(vars map[string]string) {
 
 // context carries the forwarded headers as metadata and the deadline.
 func (c *call) context() (context.Context, context.CancelFunc, error) {
-	timeout := c.g.opts.Timeout
-	if v := c.r.Header.Get("Grpc-Timeout"); v != "" {
+	return c.g.callContext(c.r)
+}
+
+// callContext is the context of the upstream call of r: the forwarded
+// headers as metadata, and the Grpc-Timeout deadline or the default one.
+func (g *Gateway) callContext(r *http.Request) (context.Context, context.CancelFunc, error) {
+	timeout := g.opts.Timeout
+	if v := r.Header.Get("Grpc-Timeout"); v != "" {
 		d, err := parseGRPCTimeout(v)
 		if err != nil {
 			return nil, nil, status.Errorf(codes.InvalidArgument, "Grpc-Timeout %q: %v", v, err)
 		}
 		timeout = d
 	}
-	ctx, cancel := context.WithTimeout(c.r.Context(), timeout)
-	return metadata.NewOutgoingContext(ctx, c.g.forwarded(c.r.Header)), cancel, nil
+	ctx, cancel := context.WithTimeout(r.Context(), timeout)
+	return metadata.NewOutgoingContext(ctx, g.forwarded(r.Header)), cancel, nil
 }
 
 // request builds the request message: the body (all of it, or one field),
@@ -158,11 +163,9 @@ func (c *call) respond(msg []byte, trailer metadata.MD) {
 
 func (c *call) responseJSON(msg []byte) ([]byte, error) {
 	out := c.route.Method.Output()
-	if fm := c.st.masks[out.FullName()]; fm != nil {
-		var err error
-		if msg, err = dynamic.NewValue(dynamic.TypeOf(out), msg).Mask(nil, fm); err != nil {
-			return nil, status.Errorf(codes.Internal, "masking response: %v", err)
-		}
+	msg, err := c.st.mask(out, msg)
+	if err != nil {
+		return nil, err
 	}
 	if c.route.ResponseBody == "" {
 		return c.st.codec.Decode(nil, out, msg)
@@ -270,5 +273,6 @@ func (c *call) copyMetadata(prefix string, md metadata.MD) {
 			}
 			c.w.Header().Add(prefix+k, v)
 		}
+		exposeHeader(c.w.Header(), prefix+k)
 	}
 }

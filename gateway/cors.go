@@ -8,6 +8,18 @@ import (
 	"time"
 )
 
+// corsHeaders are the request headers a cross-origin caller may send
+// besides Options.Headers and Grpc-Metadata-*: those of REST and of
+// gRPC-Web clients.
+var corsHeaders = []string{
+	"accept", "authorization", "content-type", "grpc-timeout", "x-grpc-web",
+	"x-request-id", "x-user-agent",
+}
+
+// corsExposed are the response headers scripts may read on every
+// response; metadata headers are added as they are written.
+const corsExposed = "Grpc-Status, Grpc-Message, Grpc-Status-Details-Bin"
+
 // cors answers CORS: it sets the headers for allowed origins, and answers
 // a preflight itself (true when it did).
 func (g *Gateway) cors(w http.ResponseWriter, r *http.Request) bool {
@@ -18,13 +30,13 @@ func (g *Gateway) cors(w http.ResponseWriter, r *http.Request) bool {
 	h := w.Header()
 	h.Set("Access-Control-Allow-Origin", origin)
 	h.Add("Vary", "Origin")
-	h.Set("Access-Control-Expose-Headers", "Grpc-Status, Grpc-Message, Grpc-Status-Details-Bin, Grpc-Metadata-*, Grpc-Trailer-*")
+	h.Set("Access-Control-Expose-Headers", corsExposed)
 	if r.Method != http.MethodOptions || r.Header.Get("Access-Control-Request-Method") == "" {
 		return false
 	}
 	h.Set("Access-Control-Allow-Methods", "GET, POST, PUT, PATCH, DELETE, OPTIONS")
-	if req := r.Header.Get("Access-Control-Request-Headers"); req != "" {
-		h.Set("Access-Control-Allow-Headers", req)
+	if allowed := g.corsAllowed(r.Header.Get("Access-Control-Request-Headers")); allowed != "" {
+		h.Set("Access-Control-Allow-Headers", allowed)
 	}
 	h.Set("Access-Control-Max-Age", strconv.Itoa(int((10 * time.Minute).Seconds())))
 	w.WriteHeader(http.StatusNoContent)
@@ -35,4 +47,35 @@ func (g *Gateway) originAllowed(origin string) bool {
 	return slices.ContainsFunc(g.opts.CORSOrigins, func(o string) bool {
 		return o == "*" || strings.EqualFold(o, origin)
 	})
+}
+
+// corsAllowed keeps, of the headers a preflight asks for, those the
+// gateway reads or forwards; the browser refuses the call if one is left
+// out, as the gateway would drop it.
+func (g *Gateway) corsAllowed(requested string) string {
+	var out []string
+	for _, name := range strings.Split(requested, ",") {
+		name = strings.TrimSpace(name)
+		lower := strings.ToLower(name)
+		if name != "" && (slices.Contains(corsHeaders, lower) || g.allowed(lower) ||
+			strings.HasPrefix(lower, "grpc-metadata-")) {
+			out = append(out, name)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// exposeHeader lets cross-origin scripts read a response header, when the
+// response is cross-origin.
+func exposeHeader(h http.Header, name string) {
+	if h.Get("Access-Control-Allow-Origin") == "" {
+		return
+	}
+	exposed := h.Get("Access-Control-Expose-Headers")
+	for _, e := range strings.Split(exposed, ",") {
+		if strings.EqualFold(strings.TrimSpace(e), name) {
+			return
+		}
+	}
+	h.Set("Access-Control-Expose-Headers", exposed+", "+name)
 }

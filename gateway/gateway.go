@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -13,6 +14,8 @@ import (
 	"github.com/rpckit/rpckit/dynamic"
 	"github.com/rpckit/rpckit/invoke"
 	"github.com/rpckit/rpckit/schema"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
@@ -41,20 +44,38 @@ type Options struct {
 	CORSOrigins []string
 	// Logger receives access logs; nil logs nothing.
 	Logger *slog.Logger
+	// Metrics serves Prometheus metrics of the gateway's requests at
+	// GET /metrics on the gateway's own handler.
+	Metrics bool
 }
 
 // Gateway serves REST/JSON for a gRPC upstream. Reload swaps its routes;
 // requests in flight finish on the routes they started with.
 type Gateway struct {
-	opts  Options
-	state atomic.Pointer[state]
+	opts    Options
+	state   atomic.Pointer[state]
+	metrics *metrics // nil unless Options.Metrics
 }
 
 // state is what a reload replaces.
 type state struct {
-	router *router
-	codec  invoke.JSONCodec
-	masks  map[protoreflect.FullName]*dynamic.FieldMask
+	router  *router
+	methods map[string]*Route // POST /pkg.Service/Method routes by path, for gRPC-Web
+	codec   invoke.JSONCodec
+	masks   map[protoreflect.FullName]*dynamic.FieldMask
+}
+
+// mask removes the configured fields from a message of type md.
+func (st *state) mask(md protoreflect.MessageDescriptor, msg []byte) ([]byte, error) {
+	fm := st.masks[md.FullName()]
+	if fm == nil {
+		return msg, nil
+	}
+	out, err := dynamic.NewValue(dynamic.TypeOf(md), msg).Mask(nil, fm)
+	if err != nil {
+		return nil, status.Errorf(codes.Internal, "gateway: masking %s: %v", md.FullName(), err)
+	}
+	return out, nil
 }
 
 // New loads the upstream's services from opts.Source and builds the routes.
@@ -70,6 +91,9 @@ func New(ctx context.Context, opts Options) (*Gateway, error) {
 		opts.MaxBodyBytes = 4 << 20
 	}
 	g := &Gateway{opts: opts}
+	if opts.Metrics {
+		g.metrics = newMetrics()
+	}
 	return g, g.Reload(ctx)
 }
 
@@ -91,7 +115,12 @@ func (g *Gateway) Reload(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	st := &state{router: rt, codec: g.opts.Codec}
+	if g.metrics != nil {
+		if r, _, code, _ := rt.match(http.MethodGet, metricsPath); code == http.StatusOK {
+			return fmt.Errorf("gateway: route %s conflicts with the metrics at GET %s", r, metricsPath)
+		}
+	}
+	st := &state{router: rt, methods: defaultRoutes(routes), codec: g.opts.Codec}
 	if st.codec == nil {
 		st.codec = invoke.ProtoJSON{Resolver: schema.Types(files)}
 	}
@@ -104,6 +133,17 @@ func (g *Gateway) Reload(ctx context.Context) error {
 
 // Routes lists the routes served now, most specific first.
 func (g *Gateway) Routes() []*Route { return g.state.Load().router.routes }
+
+// defaultRoutes indexes the POST /pkg.Service/Method routes by path.
+func defaultRoutes(routes []*Route) map[string]*Route {
+	out := map[string]*Route{}
+	for _, r := range routes {
+		if r.HTTPMethod == http.MethodPost && r.Template.String() == invoke.MethodPath(r.Method) {
+			out[r.Template.String()] = r
+		}
+	}
+	return out
+}
 
 func servicesOf(ctx context.Context, src schema.Source) ([]protoreflect.ServiceDescriptor, error) {
 	names, err := src.Services(ctx)
@@ -154,8 +194,26 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if g.cors(rec, r) {
 		return
 	}
+	if g.metrics != nil && r.URL.Path == metricsPath && r.Method == http.MethodGet {
+		g.metrics.handler.ServeHTTP(w, r)
+		return
+	}
+	if mode, ok := grpcWebMode(r); ok {
+		route, code := g.serveGRPCWeb(st, rec, r, mode)
+		g.done(r, route, protocolGRPCWeb, code.String(), rec.status, start)
+		return
+	}
 	route := g.serve(st, rec, r)
-	g.logAccess(r, rec.status, route, time.Since(start))
+	g.done(r, route, protocolREST, strconv.Itoa(rec.status), rec.status, start)
+}
+
+// done records a finished request in the metrics and the access log.
+func (g *Gateway) done(r *http.Request, route *Route, protocol, code string, httpStatus int, start time.Time) {
+	d := time.Since(start)
+	if g.metrics != nil {
+		g.metrics.observe(route, protocol, code, d)
+	}
+	g.logAccess(r, httpStatus, code, route, d)
 }
 
 func (g *Gateway) serve(st *state, w http.ResponseWriter, r *http.Request) *Route {
@@ -174,7 +232,7 @@ func (g *Gateway) serve(st *state, w http.ResponseWriter, r *http.Request) *Rout
 	return route
 }
 
-func (g *Gateway) logAccess(r *http.Request, status int, route *Route, d time.Duration) {
+func (g *Gateway) logAccess(r *http.Request, status int, code string, route *Route, d time.Duration) {
 	if g.opts.Logger == nil {
 		return
 	}
@@ -184,7 +242,7 @@ func (g *Gateway) logAccess(r *http.Request, status int, route *Route, d time.Du
 	}
 	g.opts.Logger.LogAttrs(r.Context(), slog.LevelInfo, "request",
 		slog.String("http_method", r.Method), slog.String("path", r.URL.Path),
-		slog.Int("status", status), slog.String("grpc_method", method),
+		slog.Int("status", status), slog.String("code", code), slog.String("grpc_method", method),
 		slog.Duration("duration", d), slog.String("peer", r.RemoteAddr),
 		slog.String("request_id", r.Header.Get("X-Request-Id")))
 }

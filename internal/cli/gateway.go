@@ -46,6 +46,11 @@ bidi streams take newline-delimited JSON request bodies; over HTTP/2 (h2c or
 TLS) responses flow while the request body is still being sent. gRPC errors
 become the standard HTTP statuses with a JSON google.rpc.Status body.
 
+gRPC-Web clients (Content-Type application/grpc-web or grpc-web-text) reach
+every unary and server-streaming method at POST /pkg.Service/Method; allow
+their origin with --cors-origin. --metrics serves Prometheus metrics at
+GET /metrics on the same listener.
+
 Descriptors are loaded again on SIGHUP, and every --reload interval when they
 come from reflection; requests in flight finish on the routes they began with.`,
 		Example: `  rpckit gateway --upstream 127.0.0.1:50051 --plaintext --listen 127.0.0.1:8080
@@ -65,6 +70,7 @@ come from reflection; requests in flight finish on the routes they began with.`,
 	fs.StringArrayVar(&f.masks, "mask", nil, "remove fields from responses: `'pkg.Msg:path,path'` (repeatable)")
 	fs.DurationVar(&f.reload, "reload", time.Minute, "how often to reload descriptors from reflection (0: only on SIGHUP)")
 	fs.BoolVar(&f.quiet, "quiet", false, "no access log")
+	fs.BoolVar(&f.opts.Metrics, "metrics", false, "serve Prometheus metrics at GET /metrics")
 	f.conn.register(fs)
 	f.schema.register(fs)
 	return cmd
