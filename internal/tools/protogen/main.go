@@ -1,6 +1,7 @@
 // Command protogen regenerates the Go code of the fixture and example .proto
 // files without protoc: it compiles them with rpckit's schema package and
-// feeds the request to protoc-gen-go and protoc-gen-go-grpc (go.mod tools).
+// feeds the request to protoc-gen-go and protoc-gen-go-grpc (go.mod tools),
+// and, for the gateway's differential fixture only, protoc-gen-grpc-gateway.
 //
 //	go run ./internal/tools/protogen           # write the generated files
 //	go run ./internal/tools/protogen -check    # fail if any file would change
@@ -32,7 +33,18 @@ var roots = []string{"proto", "examples/ranking/proto"}
 
 const module = "github.com/rpckit/rpckit"
 
-var plugins = []string{"protoc-gen-go", "protoc-gen-go-grpc"}
+// A plugin is a code generator run on the files whose names start with
+// one of only (all files when only is empty).
+type plugin struct {
+	name string
+	only []string
+}
+
+var plugins = []plugin{
+	{name: "protoc-gen-go"},
+	{name: "protoc-gen-go-grpc"},
+	{name: "protoc-gen-grpc-gateway", only: []string{"rpckit/gwtest/"}},
+}
 
 func main() {
 	check := flag.Bool("check", false, "report files that regeneration would change, write nothing")
@@ -69,16 +81,33 @@ func generateRoot(root string) ([]*pluginpb.CodeGeneratorResponse_File, error) {
 	if err != nil {
 		return nil, err
 	}
-	req := request(reg, names)
 	var out []*pluginpb.CodeGeneratorResponse_File
 	for _, p := range plugins {
-		files, err := runPlugin(p, req)
+		gen := p.selectFiles(names)
+		if len(gen) == 0 {
+			continue
+		}
+		files, err := runPlugin(p.name, request(reg, gen))
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, files...)
 	}
 	return out, nil
+}
+
+// selectFiles keeps the names the plugin generates.
+func (p plugin) selectFiles(names []string) []string {
+	if len(p.only) == 0 {
+		return names
+	}
+	var out []string
+	for _, n := range names {
+		if slices.ContainsFunc(p.only, func(prefix string) bool { return strings.HasPrefix(n, prefix) }) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 func protoFiles(root string) ([]string, error) {
