@@ -48,40 +48,46 @@ var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1
 var pow10f32 = [...]float32{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10}
 
 // shortDecimal64 finds the shortest decimal m·10^-k that parses to f, for
-// the common values with few digits: 1e-6 <= |f| and m below 2^50. The
-// fewest fraction digits k is the fewest significant digits, and m is then
-// the only candidate:
+// the common values with few digits: 1e-6 <= |f| < 2^50 and m below 2^50.
+// It scales |f| by the largest power of ten K that keeps p = |f|·10^K
+// below 2^50 and rounds p to an integer r:
 //
 //   - the decimals that parse to f lie within half an ulp of f, and an ulp
-//     of f times 10^k is at most p·2^-52 where p = |f|·10^k; below 2^50 that
-//     is under 1/4, so at most one integer m lies in range, and the product
-//     p, computed with a relative error of 2^-53, rounds to it;
+//     of f times 10^K is at most p·2^-52, under 1/4; p itself is computed
+//     with a relative error of 2^-53. So if f has a shortest decimal m·10^-k
+//     with k <= K, r is exactly m·10^(K-k), and m has no trailing zero (or
+//     fewer digits would do): stripping r's trailing zeros yields m and k.
 //   - m and 10^k (k <= 22) are exact doubles, so m/10^k computed in floating
 //     point is the correctly rounded quotient, which is what parsing the
-//     decimal yields: equality with f proves m·10^-k round-trips.
+//     decimal yields: equality with f proves m·10^-k round-trips, and by
+//     the above no shorter decimal does.
 //
-// Anything else (too many digits, huge or tiny values, zero) reports false.
+// When the check fails f needs more digits, and strconv takes over.
 func shortDecimal64(f float64) (m uint64, k int, ok bool) {
 	a := math.Abs(f)
 	if a < 1e-6 || a >= 1<<50 {
 		return 0, 0, false
 	}
-	for k = 0; k < len(pow10); k++ {
-		p := a * pow10[k]
-		if p >= 1<<50 {
-			return 0, 0, false
-		}
-		// A round-tripping r lies within p·2^-52 of p: skip the division
-		// where it cannot.
-		r := math.RoundToEven(p)
-		if math.Abs(p-r) <= p*0x1p-48 && r/pow10[k] == a {
-			return uint64(r), k, true
-		}
+	exp2 := int(math.Float64bits(a)>>52&0x7ff) - 1023 // a < 2^(exp2+1)
+	k = min((49-exp2)*1233>>12, len(pow10)-1)         // 10^k <= 2^(49-exp2)
+	for a*pow10[k] >= 1<<50 {
+		k--
 	}
-	return 0, 0, false
+	r := math.RoundToEven(a * pow10[k])
+	m = uint64(r)
+	for k >= 4 && m%10000 == 0 {
+		m, k = m/10000, k-4
+	}
+	for k > 0 && m%10 == 0 {
+		m, k = m/10, k-1
+	}
+	if float64(m)/pow10[k] != a {
+		return 0, 0, false
+	}
+	return m, k, true
 }
 
-// shortDecimal32 is shortDecimal64 in single precision: m below 2^21,
+// shortDecimal32 is shortDecimal64 in single precision: p below 2^21,
 // 10^k exact as a float32 (k <= 10), Go rounding every float32 operation.
 func shortDecimal32(f float32) (m uint64, k int, ok bool) {
 	a := f
@@ -91,17 +97,20 @@ func shortDecimal32(f float32) (m uint64, k int, ok bool) {
 	if a < 1e-6 || a >= 1<<21 {
 		return 0, 0, false
 	}
-	for k = 0; k < len(pow10f32); k++ {
-		p := a * pow10f32[k]
-		if p >= 1<<21 {
-			return 0, 0, false
-		}
-		r := float32(math.RoundToEven(float64(p)))
-		if d := p - r; (d <= p*0x1p-19 && -d <= p*0x1p-19) && r/pow10f32[k] == a {
-			return uint64(r), k, true
-		}
+	exp2 := int(math.Float32bits(a)>>23&0xff) - 127
+	k = max(0, min((20-exp2)*1233>>12, len(pow10f32)-1))
+	for k > 0 && a*pow10f32[k] >= 1<<21 {
+		k--
 	}
-	return 0, 0, false
+	r := float32(math.RoundToEven(float64(a * pow10f32[k])))
+	m = uint64(r)
+	for k > 0 && m%10 == 0 {
+		m, k = m/10, k-1
+	}
+	if float32(m)/pow10f32[k] != a {
+		return 0, 0, false
+	}
+	return m, k, true
 }
 
 // appendDecimal prints m·10^-k with f's sign as %f does: the integer part,

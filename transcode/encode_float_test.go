@@ -117,3 +117,20 @@ func BenchmarkFloat(b *testing.B) {
 		})
 	}
 }
+
+func TestStringEscapesMatchProtojson(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	pieces := []string{"a", "\"", "\\", "\x00", "\x1f", "\x7f", "é", "東", "😀", "\xff", "\xc3", "\xe0\x80\x80", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xf0\x90\x80\x80", "abcdefghij", "\u2028", "\ufffd"}
+	for range 100000 {
+		var s []byte
+		for range r.IntN(12) {
+			s = append(s, pieces[r.IntN(len(pieces))]...)
+		}
+		e := &encoder{}
+		ok := e.str(s)
+		want, err := protojsonString(string(s))
+		if ok != (err == nil) || (ok && string(e.out) != want) {
+			t.Fatalf("%q: got %s %v, want %s %v", s, e.out, ok, want, err)
+		}
+	}
+}

@@ -3,7 +3,6 @@ package transcode
 import (
 	"encoding/binary"
 	"math/bits"
-	"unicode/utf8"
 )
 
 // The layout of the output: compact by default, or protojson's multi-line
@@ -106,29 +105,89 @@ func (e *encoder) newline() {
 // and the control characters, with \b \f \n \r \t where they exist and
 // \u00XX (lower case hex) otherwise; nothing else. It checks that s is
 // UTF-8 on the way and reports false if not.
+//
+// Eight bytes are tested at a time: a byte below 0x20, or one equal to '"'
+// or '\\' (zero after an xor), sets its high bit in the mask, as does a
+// byte from 0x80 on. Borrows can set bits above a true hit but never below
+// the first, so the lowest bit set is the first byte to look at. Runs that
+// need nothing are copied whole.
 func (e *encoder) str(s []byte) bool {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
 	out := append(e.out, '"')
 	start := 0 // s[start:i] is yet to be copied
-	for i := 0; ; {
-		i += attentionIndex(s[i:])
-		if i == len(s) {
-			break
+	for i := 0; i < len(s); {
+		if len(s)-i >= 8 {
+			x := binary.LittleEndian.Uint64(s[i:])
+			q := x ^ (ones * '"')
+			bs := x ^ (ones * '\\')
+			m := (((x - ones*0x20) &^ x) | ((q - ones) &^ q) | ((bs - ones) &^ bs) | x) & highs
+			if m == 0 {
+				i += 8
+				continue
+			}
+			i += bits.TrailingZeros64(m) >> 3
 		}
 		c := s[i]
-		if c >= 0x80 {
-			r, n := utf8.DecodeRune(s[i:])
-			if r == utf8.RuneError && n == 1 {
+		switch {
+		case c >= 0x80:
+			n := runeLen(s[i:])
+			if n == 0 {
 				return false
 			}
 			i += n
-			continue
+		case c < 0x20 || c == '"' || c == '\\':
+			out = appendEscape(append(out, s[start:i]...), c)
+			i++
+			start = i
+		default:
+			i++
 		}
-		out = appendEscape(append(out, s[start:i]...), c)
-		i++
-		start = i
 	}
 	e.out = append(append(out, s[start:]...), '"')
 	return true
+}
+
+// runeLen returns the length of the valid UTF-8 sequence of two to four
+// bytes that starts s, or 0: no overlong forms, surrogates or code points
+// past U+10FFFF, as utf8.DecodeRune accepts.
+func runeLen(s []byte) int {
+	c := s[0]
+	lo, hi := byte(0x80), byte(0xbf) // range of the second byte
+	n := 0
+	switch {
+	case c < 0xc2:
+		return 0
+	case c < 0xe0:
+		n = 2
+	case c < 0xf0:
+		n = 3
+		if c == 0xe0 {
+			lo = 0xa0
+		} else if c == 0xed {
+			hi = 0x9f
+		}
+	case c < 0xf5:
+		n = 4
+		if c == 0xf0 {
+			lo = 0x90
+		} else if c == 0xf4 {
+			hi = 0x8f
+		}
+	default:
+		return 0
+	}
+	if len(s) < n || s[1] < lo || s[1] > hi {
+		return 0
+	}
+	for _, b := range s[2:n] {
+		if b&0xc0 != 0x80 {
+			return 0
+		}
+	}
+	return n
 }
 
 func appendEscape(out []byte, c byte) []byte {
@@ -148,33 +207,4 @@ func appendEscape(out []byte, c byte) []byte {
 	}
 	const hex = "0123456789abcdef"
 	return append(out, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
-}
-
-// attentionIndex returns the index of the first byte of s that needs
-// escaping or starts a multi-byte sequence, or len(s). It tests eight bytes
-// at a time: a byte below 0x20, or one equal to '"' or '\\' (zero after an
-// xor), sets its high bit in the mask, as does a byte from 0x80 on. Borrows
-// can set bits above a true hit but never below the first, so the lowest
-// bit set is the answer.
-func attentionIndex(s []byte) int {
-	const (
-		ones  = 0x0101010101010101
-		highs = 0x8080808080808080
-	)
-	i := 0
-	for ; len(s)-i >= 8; i += 8 {
-		x := binary.LittleEndian.Uint64(s[i:])
-		q := x ^ (ones * '"')
-		bs := x ^ (ones * '\\')
-		m := ((x - ones*0x20) &^ x) | ((q - ones) &^ q) | ((bs - ones) &^ bs) | x
-		if m &= highs; m != 0 {
-			return i + bits.TrailingZeros64(m)>>3
-		}
-	}
-	for ; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x80 {
-			return i
-		}
-	}
-	return len(s)
 }

@@ -2,7 +2,7 @@ package transcode
 
 import (
 	"bytes"
-	"cmp"
+	"encoding/binary"
 	"math"
 	"slices"
 	"strconv"
@@ -50,12 +50,7 @@ func (e *encoder) mapEntries(f *fieldPlan, recs []rec, ebase int) error {
 		e.ents = append(e.ents, en)
 	}
 	ents := e.ents[ebase:]
-	if f.key.kind == protoreflect.StringKind {
-		b := e.b
-		slices.SortStableFunc(ents, func(x, y entry) int { return bytes.Compare(b[x.ks:x.ke], b[y.ks:y.ke]) })
-	} else {
-		slices.SortStableFunc(ents, func(x, y entry) int { return cmp.Compare(x.key, y.key) })
-	}
+	e.sortEntries(ents, f.key.kind == protoreflect.StringKind)
 	e.open('{')
 	for i := 0; i < len(ents); {
 		j := i + 1
@@ -77,10 +72,59 @@ func (e *encoder) mapEntries(f *fieldPlan, recs []rec, ebase int) error {
 }
 
 func (e *encoder) sameKey(f *fieldPlan, x, y *entry) bool {
-	if f.key.kind == protoreflect.StringKind {
-		return bytes.Equal(e.b[x.ks:x.ke], e.b[y.ks:y.ke])
+	return x.key == y.key && (f.key.kind != protoreflect.StringKind || bytes.Equal(e.b[x.ks:x.ke], e.b[y.ks:y.ke]))
+}
+
+// sortEntries sorts entries by key, stably: protojson's order, numbers by
+// value and strings bytewise. String keys carry their first eight bytes in
+// key, so most comparisons are one integer comparison. Small maps, the
+// common case, are sorted by insertion, in place and without a call per
+// comparison.
+func (e *encoder) sortEntries(ents []entry, str bool) {
+	b := e.b
+	less := func(x, y *entry) bool {
+		if x.key != y.key || !str {
+			return x.key < y.key
+		}
+		return bytes.Compare(b[x.ks:x.ke], b[y.ks:y.ke]) < 0
 	}
-	return x.key == y.key
+	if len(ents) > 32 {
+		slices.SortStableFunc(ents, func(x, y entry) int {
+			if less(&x, &y) {
+				return -1
+			}
+			if less(&y, &x) {
+				return 1
+			}
+			return 0
+		})
+		return
+	}
+	for i := 1; i < len(ents); i++ {
+		if !less(&ents[i], &ents[i-1]) {
+			continue
+		}
+		x := ents[i]
+		j := i
+		for j > 0 && less(&x, &ents[j-1]) {
+			ents[j] = ents[j-1]
+			j--
+		}
+		ents[j] = x
+	}
+}
+
+// keyPrefix returns the first eight bytes of s as a big-endian number,
+// zero-padded: prefixes order as the strings do, up to ties.
+func keyPrefix(s []byte) uint64 {
+	if len(s) >= 8 {
+		return binary.BigEndian.Uint64(s)
+	}
+	var v uint64
+	for i, c := range s {
+		v |= uint64(c) << (56 - 8*i)
+	}
+	return v
 }
 
 // entry parses one map entry. Records other than a key and a value of the
@@ -95,7 +139,7 @@ func (e *encoder) entry(f *fieldPlan, r *rec) (entry, error) {
 	vlo := int32(len(e.spans))
 	b := e.b[:r.end]
 	for pos := int(r.start); pos < len(b); {
-		num, wt, vs, ve, next, err := e.record(b, pos)
+		num, wt, vs, ve, next, err := e.next(b, pos)
 		if err != nil {
 			return en, err
 		}
@@ -106,7 +150,9 @@ func (e *encoder) entry(f *fieldPlan, r *rec) (entry, error) {
 				return en, e.fieldErr(int(en.ks), f, "invalid UTF-8 in map key")
 			}
 			en.ks, en.ke = int32(vs), int32(ve)
-			if kf.kind != protoreflect.StringKind {
+			if kf.kind == protoreflect.StringKind {
+				en.key = keyPrefix(b[vs:ve])
+			} else {
 				rk := rec{aux: uint32(wt), start: int32(vs), end: int32(ve)}
 				en.key = mapKeyBits(kf.kind, e.bitsOf(&rk))
 			}
@@ -182,6 +228,15 @@ func (e *encoder) mapMember(f *fieldPlan, en *entry) error {
 		return nil
 	}
 	r := rec{aux: uint32(en.vwt), start: en.vs, end: en.ve}
+	switch vf.kind {
+	case protoreflect.BytesKind:
+		e.bytes(e.b[r.start:r.end])
+		return nil
+	case protoreflect.StringKind:
+	default:
+		e.bits(vf, e.bitsOf(&r))
+		return nil
+	}
 	e.pushKey(f, en)
 	err := e.scalar(vf, &r)
 	e.pop()

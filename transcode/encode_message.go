@@ -59,9 +59,18 @@ func (e *encoder) object(p *plan, recs []rec, ones []int32, typeURL []byte) erro
 		for j < len(recs) && recs[j].idx == idx {
 			j++
 		}
-		e.unpopulatedUpTo(p, &next, int(idx))
-		next = int(idx) + 1
-		if err := e.field(&p.fields[idx], idx, recs[i:j], ones); err != nil {
+		if e.unpop {
+			e.unpopulatedUpTo(p, &next, int(idx))
+			next = int(idx) + 1
+		}
+		f := &p.fields[idx]
+		var err error
+		if j == i+1 && f.oneof < 0 {
+			err = e.single(f, recs[i:j])
+		} else {
+			err = e.field(f, idx, recs[i:j], ones)
+		}
+		if err != nil {
 			return err
 		}
 		i = j
@@ -72,6 +81,40 @@ func (e *encoder) object(p *plan, recs []rec, ones []int32, typeURL []byte) erro
 		return e.checkRequired(p, recs, ones)
 	}
 	return nil
+}
+
+// single prints field f, not in a oneof, with one record r: the common
+// case, with the common kinds handled here.
+func (e *encoder) single(f *fieldPlan, recs []rec) error {
+	r := &recs[0]
+	switch f.op {
+	case opString:
+		if r.end == r.start && !f.presence && !e.unpop {
+			return nil
+		}
+		e.key(f)
+		if !e.str(e.b[r.start:r.end]) {
+			return e.fieldErr(int(r.start), f, "invalid UTF-8")
+		}
+		return nil
+	case opScalar:
+		v := e.bitsOf(r)
+		if !f.presence && !e.unpop && (v == 0 || f.is32 && uint32(v) == 0) {
+			return nil
+		}
+		e.key(f)
+		e.bits(f, v)
+		return nil
+	case opMessage:
+		e.key(f)
+		e.push(f, -1)
+		lo, hi := e.pushSpan(r.start, r.end)
+		err := e.message(f.sub, lo, hi, nil)
+		e.spans = e.spans[:lo]
+		e.pop()
+		return err
+	}
+	return e.field(f, -1, recs, nil)
 }
 
 // field prints the records recs of field f (index idx).
@@ -133,7 +176,7 @@ func (e *encoder) isZero(f *fieldPlan, r *rec) bool {
 		return r.start == r.end
 	}
 	v := e.bitsOf(r)
-	if f.wt == protowire.VarintType && is32(f) {
+	if f.is32 {
 		return uint32(v) == 0
 	}
 	return v == 0

@@ -18,6 +18,8 @@ type plan struct {
 	name   protoreflect.FullName
 	fields []fieldPlan // in declaration order, as protojson prints them
 	byNum  []int32     // field index by number below len(byNum), -1 for none
+	// tags maps one-byte tags (number < 16) to tagIndex.
+	tags   [128]int32
 	sparse map[protowire.Number]int32
 	oneofs int // real oneofs
 	wkt    wellKnown
@@ -40,6 +42,8 @@ type fieldPlan struct {
 	list     bool
 	isMap    bool
 	packable bool // repeated scalar: packed runs accepted
+	op       uint8
+	is32     bool // 32-bit varint: a decoder drops the upper bits
 	presence bool // explicit presence: printed when set, null when unpopulated
 	inOneof  bool // in a real or synthetic oneof: not printed when unpopulated
 	oneof    int32
@@ -132,6 +136,9 @@ func (b *planBuilder) build(t *dynamic.Type) *plan {
 			p.required = append(p.required, int32(i))
 		}
 	}
+	for c := range p.tags {
+		p.tags[c] = p.tagIndex(protowire.Number(c>>3), protowire.Type(c&7))
+	}
 	return p
 }
 
@@ -153,6 +160,7 @@ func (b *planBuilder) field(fp *fieldPlan, fd protoreflect.FieldDescriptor, sub 
 		jsonName: fd.JSONName(),
 	}
 	fp.packable = fp.list && fp.wt != protowire.BytesType && fp.wt != protowire.StartGroupType
+	fp.is32 = is32(fp.kind)
 	if od := fd.ContainingOneof(); od != nil && !od.IsSynthetic() {
 		fp.oneof = int32(realOneofIndex(fd.ContainingMessage(), od))
 	}
@@ -175,12 +183,49 @@ func (b *planBuilder) field(fp *fieldPlan, fd protoreflect.FieldDescriptor, sub 
 	if sub != nil {
 		fp.sub = b.build(sub)
 	}
+	fp.op = opOf(fp)
 	if fp.isMap {
 		fp.key, fp.val = &fp.sub.fields[0], &fp.sub.fields[1]
 		if fp.sub.fields[0].num != 1 {
 			fp.key, fp.val = fp.val, fp.key
 		}
 	}
+}
+
+// What the printer does with a field.
+const (
+	opScalar  uint8 = iota // a singular number, bool or enum
+	opString               // a singular string
+	opBytes                // a singular bytes
+	opMessage              // a singular message or group
+	opList
+	opMap
+)
+
+func opOf(f *fieldPlan) uint8 {
+	switch {
+	case f.isMap:
+		return opMap
+	case f.list:
+		return opList
+	case f.kind == protoreflect.MessageKind || f.kind == protoreflect.GroupKind:
+		return opMessage
+	case f.kind == protoreflect.StringKind:
+		return opString
+	case f.kind == protoreflect.BytesKind:
+		return opBytes
+	}
+	return opScalar
+}
+
+// is32 reports whether values of kind k are 32-bit varints, whose upper
+// bits a decoder drops.
+func is32(k protoreflect.Kind) bool {
+	switch k {
+	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Uint32Kind, protoreflect.EnumKind:
+		return true
+	}
+	return false
 }
 
 // realOneofIndex returns the index of od among md's real oneofs, the

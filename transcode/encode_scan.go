@@ -20,23 +20,60 @@ func (e *encoder) scan(p *plan, lo, hi int, ones []int32) error {
 		sp := e.spans[s]
 		b := e.b[:sp.end]
 		for pos := int(sp.start); pos < len(b); {
-			num, wt, vs, ve, next, err := e.record(b, pos)
-			if err != nil {
-				return err
+			var (
+				num    protowire.Number
+				wt     protowire.Type
+				vs, ve int
+				idx    int32
+			)
+			ve = -1
+			// One-byte tags of varint, fixed and short length-delimited
+			// records are parsed here; the rest by record.
+			if c := b[pos]; c < 0x80 && c >= 8 {
+				num, wt, vs = protowire.Number(c>>3), protowire.Type(c&7), pos+1
+				switch wt {
+				case protowire.VarintType:
+					for i := vs; i < len(b) && i < vs+10; i++ {
+						if b[i] < 0x80 {
+							ve = i + 1
+							break
+						}
+					}
+					if ve-vs == 10 && b[ve-1] > 1 {
+						ve = -1 // overflow: record reports it
+					}
+				case protowire.BytesType:
+					if vs < len(b) && b[vs] < 0x80 && int(b[vs]) < len(b)-vs {
+						vs, ve = vs+1, vs+1+int(b[vs])
+					}
+				case protowire.Fixed64Type:
+					if len(b)-vs >= 8 {
+						ve = vs + 8
+					}
+				case protowire.Fixed32Type:
+					if len(b)-vs >= 4 {
+						ve = vs + 4
+					}
+				}
+				idx = p.tags[c]
 			}
-			pos = next
-			idx := p.lookup(num)
+			if ve < 0 {
+				var err error
+				if num, wt, vs, ve, pos, err = e.record(b, pos); err != nil {
+					return err
+				}
+				idx = p.tagIndex(num, wt)
+			} else {
+				pos = ve
+			}
 			if idx < 0 {
-				if p.extRanges.Has(num) {
+				if idx == tagExtension {
 					e.recs = append(e.recs, rec{idx: extIdx, aux: uint32(wt) | uint32(num)<<3, start: int32(vs), end: int32(ve)})
 					last = extIdx
 				}
 				continue
 			}
 			f := &p.fields[idx]
-			if !f.accepts(wt) {
-				continue
-			}
 			r := rec{idx: idx, aux: uint32(wt), start: int32(vs), end: int32(ve)}
 			if f.oneof >= 0 {
 				if w := ones[f.oneof]; w >= 0 && w != idx {
@@ -55,6 +92,44 @@ func (e *encoder) scan(p *plan, lo, hi int, ones []int32) error {
 		slices.SortStableFunc(e.recs[base:], func(a, b rec) int { return int(a.idx) - int(b.idx) })
 	}
 	return nil
+}
+
+// Tag table entries that are not field indices.
+const (
+	tagSkip      = -1 // unknown field, or a wire type the field does not take
+	tagExtension = -2 // a number in an extension range
+)
+
+// tagIndex returns the index of the field a record of number num and wire
+// type wt is a value of, or tagSkip or tagExtension.
+func (p *plan) tagIndex(num protowire.Number, wt protowire.Type) int32 {
+	idx := p.lookup(num)
+	switch {
+	case idx >= 0 && p.fields[idx].accepts(wt):
+		return idx
+	case idx < 0 && p.extRanges.Has(num):
+		return tagExtension
+	}
+	return tagSkip
+}
+
+// next parses the record at b[pos:] as record does, with a fast path for
+// the common records.
+func (e *encoder) next(b []byte, pos int) (num protowire.Number, wt protowire.Type, vs, ve, next int, err error) {
+	if c := b[pos]; c < 0x80 && c >= 8 {
+		num, wt, vs = protowire.Number(c>>3), protowire.Type(c&7), pos+1
+		switch wt {
+		case protowire.BytesType:
+			if vs < len(b) && b[vs] < 0x80 && int(b[vs]) < len(b)-vs {
+				return num, wt, vs + 1, vs + 1 + int(b[vs]), vs + 1 + int(b[vs]), nil
+			}
+		case protowire.VarintType:
+			if vs < len(b) && b[vs] < 0x80 {
+				return num, wt, vs, vs + 1, vs + 1, nil
+			}
+		}
+	}
+	return e.record(b, pos)
 }
 
 // record parses the record at b[pos:]: its number and wire type, the span

@@ -13,6 +13,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
 	"google.golang.org/protobuf/types/dynamicpb"
+	"google.golang.org/protobuf/types/known/wrapperspb"
 )
 
 // optionSets are the option combinations the differential tests run: every
@@ -133,4 +134,10 @@ func checkAgainstOracle(t testing.TB, what string, md protoreflect.MessageDescri
 	default:
 		sameJSON(t, what, got, want, o.Indent)
 	}
+}
+
+// protojsonString is a string as protojson prints it, or its error.
+func protojsonString(s string) (string, error) {
+	b, err := protojson.Marshal(wrapperspb.String(s))
+	return string(b), err
 }

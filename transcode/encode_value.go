@@ -80,16 +80,6 @@ func (e *encoder) zero(f *fieldPlan) {
 	}
 }
 
-// is32 reports whether f's varint values are 32-bit, whose upper bits a
-// decoder drops.
-func is32(f *fieldPlan) bool {
-	switch f.kind {
-	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Uint32Kind, protoreflect.EnumKind:
-		return true
-	}
-	return false
-}
-
 // bytes prints b as standard base64 with padding.
 func (e *encoder) bytes(b []byte) {
 	e.out = append(e.out, '"')
