@@ -1,0 +1,160 @@
+package lean
+
+import (
+	"strconv"
+	"time"
+
+	"golang.org/x/net/http2"
+	"golang.org/x/net/http2/hpack"
+)
+
+// Request headers. A Method's block is encoded once per connection with
+// the connection's HPACK encoder: the first time its fields go into the
+// dynamic table (while they fit in a budget below the table's size, so
+// nothing is ever evicted), and the block kept for later calls refers to
+// them by index. The table changes only when a block adds fields or the
+// server changes its size; either bumps t.gen, and blocks of an older
+// generation are encoded again. Past the budget, fields are sent as
+// literals that never enter the table. Per call, only the stream id in the
+// frame header and grpc-timeout (a literal, never indexed) are written.
+
+// maxBlocks bounds the methods whose blocks a connection keeps.
+const maxBlocks = 1024
+
+// headerBlockLocked returns m's header block for this call.
+func (t *transport) headerBlockLocked(m *Method) []byte {
+	if hb := t.blocks[m]; hb != nil && hb.gen == t.gen {
+		return hb.b
+	}
+	fields := t.fields(m)
+	var size uint32
+	for _, f := range fields {
+		size += f.Size()
+	}
+	index := t.indexUsed+size <= t.indexMax
+	first := t.encode(fields, !index)
+	if index {
+		t.indexUsed += size
+		t.gen++ // the table grew: every kept block is stale
+	}
+	if len(t.blocks) >= maxBlocks {
+		clear(t.blocks)
+	}
+	t.blocks[m] = &headerBlock{gen: t.gen, b: t.encode(fields, !index)}
+	return first
+}
+
+func (t *transport) fields(m *Method) []hpack.HeaderField {
+	f := make([]hpack.HeaderField, 0, 7+len(m.md))
+	f = append(f,
+		hpack.HeaderField{Name: ":method", Value: "POST"},
+		hpack.HeaderField{Name: ":scheme", Value: t.scheme},
+		hpack.HeaderField{Name: ":path", Value: m.path},
+		hpack.HeaderField{Name: ":authority", Value: t.authority},
+		hpack.HeaderField{Name: "content-type", Value: "application/grpc"},
+		hpack.HeaderField{Name: "user-agent", Value: t.opts.UserAgent},
+		hpack.HeaderField{Name: "te", Value: "trailers"},
+	)
+	return append(f, m.md...)
+}
+
+func (t *transport) encode(fields []hpack.HeaderField, literal bool) []byte {
+	t.encBuf.Reset()
+	for _, f := range fields {
+		f.Sensitive = literal
+		t.enc.WriteField(f)
+	}
+	return append([]byte(nil), t.encBuf.Bytes()...)
+}
+
+// setTableSizeLocked applies the server's HEADER_TABLE_SIZE: the encoder
+// shrinks its table (announced in the next block) and indexes no more.
+func (t *transport) setTableSizeLocked(v uint32) {
+	if v >= 4096 {
+		return
+	}
+	t.enc.SetMaxDynamicTableSizeLimit(v)
+	t.indexMax = 0
+	t.gen++
+}
+
+// openLocked gives s the next stream id and appends its HEADERS (and
+// CONTINUATION frames if the block is larger than a frame); END_STREAM is
+// set when the call sends no message.
+func (t *transport) openLocked(s *stream, deadline time.Time, endStream bool) {
+	s.id = t.nextID
+	t.nextID += 2
+	if t.nextID > 1<<31-1 {
+		t.stopNewStreamsLocked()
+	}
+	s.sendWin = t.initSendWin
+	s.deadline = deadline
+	t.streams[s.id] = s
+	block := t.headerBlockLocked(s.m)
+	var timeout [24]byte
+	tl := appendTimeoutField(timeout[:0], deadline)
+	flags := http2.FlagHeadersEndHeaders
+	if endStream {
+		flags |= http2.FlagHeadersEndStream
+		s.halfClosed = true
+	}
+	if n := len(block) + len(tl); n <= t.maxFrame {
+		t.wbuf = appendFrameHeader(t.wbuf, n, http2.FrameHeaders, flags, s.id)
+		t.wbuf = append(append(t.wbuf, block...), tl...)
+		return
+	}
+	t.appendSplitHeaders(s.id, append(append([]byte(nil), block...), tl...), flags)
+}
+
+// appendSplitHeaders appends a header block larger than a frame as
+// HEADERS and CONTINUATION frames.
+func (t *transport) appendSplitHeaders(id uint32, block []byte, flags http2.Flags) {
+	first := true
+	for len(block) > 0 {
+		n := min(len(block), t.maxFrame)
+		typ, f := http2.FrameContinuation, http2.Flags(0)
+		if first {
+			typ, f = http2.FrameHeaders, flags&^http2.FlagHeadersEndHeaders
+		}
+		if n == len(block) {
+			f |= http2.FlagHeadersEndHeaders
+		}
+		t.wbuf = appendFrameHeader(t.wbuf, n, typ, f, id)
+		t.wbuf = append(t.wbuf, block[:n]...)
+		block = block[n:]
+		first = false
+	}
+}
+
+// appendTimeoutField appends grpc-timeout for deadline as an HPACK
+// literal without indexing, or nothing when there is no deadline.
+func appendTimeoutField(b []byte, deadline time.Time) []byte {
+	if deadline.IsZero() {
+		return b
+	}
+	var v [16]byte
+	value := appendTimeout(v[:0], time.Until(deadline))
+	b = append(b, 0x00, byte(len("grpc-timeout")))
+	b = append(b, "grpc-timeout"...)
+	b = append(b, byte(len(value)))
+	return append(b, value...)
+}
+
+// appendTimeout writes d as the gRPC protocol does: at most 8 digits and a
+// unit, rounded up.
+func appendTimeout(b []byte, d time.Duration) []byte {
+	if d <= 0 {
+		return append(b, "1n"...)
+	}
+	const maxValue = 1e8 - 1
+	units := [...]struct {
+		d    time.Duration
+		unit byte
+	}{{time.Nanosecond, 'n'}, {time.Microsecond, 'u'}, {time.Millisecond, 'm'}, {time.Second, 'S'}, {time.Minute, 'M'}, {time.Hour, 'H'}}
+	for _, u := range units {
+		if v := (d + u.d - 1) / u.d; v <= maxValue || u.unit == 'H' {
+			return append(strconv.AppendInt(b, int64(min(v, maxValue)), 10), u.unit)
+		}
+	}
+	return b
+}

@@ -1,0 +1,170 @@
+package lean
+
+import (
+	"encoding/base64"
+	"strconv"
+	"strings"
+
+	"golang.org/x/net/http2"
+	"golang.org/x/net/http2/hpack"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
+)
+
+// maxHeaderListSize bounds a response header block, decoded.
+const maxHeaderListSize = 1 << 20
+
+// headerState is the header block the reader is decoding: the stream it is
+// for (nil when the stream is gone: the block is still decoded, to keep
+// HPACK in step) and whether it ends the stream (trailers).
+type headerState struct {
+	s        *stream
+	trailers bool
+	size     int
+	tooLarge bool
+}
+
+// onHeaders starts a header block.
+func (t *transport) onHeaders(f *http2.HeadersFrame) *connFault {
+	s := t.streams[f.StreamID]
+	t.hdr = headerState{s: s, trailers: f.StreamEnded()}
+	return t.headerFragment(f.HeaderBlockFragment(), f.HeadersEnded())
+}
+
+func (t *transport) onContinuation(f *http2.ContinuationFrame) *connFault {
+	// The lock was let go since the HEADERS frame: the stream may be gone.
+	if t.hdr.s != nil && t.streams[f.StreamID] != t.hdr.s {
+		t.hdr.s = nil
+	}
+	return t.headerFragment(f.HeaderBlockFragment(), f.HeadersEnded())
+}
+
+func (t *transport) headerFragment(p []byte, end bool) *connFault {
+	if _, err := t.dec.Write(p); err != nil {
+		return &connFault{http2.ErrCodeCompression, err}
+	}
+	if !end {
+		return nil
+	}
+	if err := t.dec.Close(); err != nil {
+		return &connFault{http2.ErrCodeCompression, err}
+	}
+	t.endHeaders()
+	return nil
+}
+
+// onField takes one decoded response header field.
+func (t *transport) onField(f hpack.HeaderField) {
+	h := &t.hdr
+	h.size += len(f.Name) + len(f.Value) + 32
+	if h.size > maxHeaderListSize {
+		h.tooLarge = true
+	}
+	s := h.s
+	if s == nil || h.tooLarge {
+		return
+	}
+	switch f.Name {
+	case ":status":
+		s.httpStatus, _ = strconv.Atoi(f.Value)
+	case "content-type":
+		s.grpcContent = isGRPCContentType(f.Value)
+	case "grpc-status":
+		if n, err := strconv.Atoi(f.Value); err == nil && n >= 0 {
+			s.grpcStatus = n
+		} else {
+			s.grpcStatus = int(codes.Unknown)
+			s.grpcMessage = "malformed grpc-status: " + strconv.Quote(f.Value)
+		}
+	case "grpc-message":
+		s.grpcMessage = f.Value
+	case "grpc-status-details-bin":
+		s.details, _ = decodeBinary(f.Value)
+	default:
+		t.keepMetadata(s, f)
+	}
+}
+
+// keepMetadata adds a response header or trailer to the MD the call asked
+// for.
+func (t *transport) keepMetadata(s *stream, f hpack.HeaderField) {
+	target := s.opts.Header
+	md := &s.header
+	if t.hdr.trailers {
+		target, md = s.opts.Trailer, &s.trailer
+	}
+	if target == nil || strings.HasPrefix(f.Name, ":") {
+		return
+	}
+	v := f.Value
+	if strings.HasSuffix(f.Name, "-bin") {
+		if b, err := decodeBinary(v); err == nil {
+			v = string(b)
+		}
+	}
+	if *md == nil {
+		*md = metadata.MD{}
+	}
+	(*md)[f.Name] = append((*md)[f.Name], v)
+}
+
+func isGRPCContentType(v string) bool {
+	rest, ok := strings.CutPrefix(v, "application/grpc")
+	return ok && (rest == "" || rest[0] == '+' || rest[0] == ';')
+}
+
+func decodeBinary(v string) ([]byte, error) {
+	if len(v)%4 == 0 {
+		return base64.StdEncoding.DecodeString(v)
+	}
+	return base64.RawStdEncoding.DecodeString(v)
+}
+
+// endHeaders applies a complete header block to its stream: the response
+// headers (checked for HTTP 200 and a gRPC content type), or the trailers,
+// which end the call.
+func (t *transport) endHeaders() {
+	h := t.hdr
+	t.hdr = headerState{}
+	s := h.s
+	if s == nil || s.finished {
+		return
+	}
+	if h.tooLarge {
+		t.finishLocked(s, errorf(codes.Internal, "response header list larger than %d bytes", maxHeaderListSize), true)
+		return
+	}
+	if !s.gotHeaders {
+		s.gotHeaders = true
+		if err := s.checkResponse(h.trailers); err != nil {
+			t.finishLocked(s, err, !h.trailers || !s.halfClosed)
+			return
+		}
+		if !h.trailers && s.opts.Header != nil {
+			*s.opts.Header = s.header
+		}
+	}
+	if h.trailers {
+		if s.opts.Trailer != nil {
+			*s.opts.Trailer = s.trailer
+		}
+		t.endLocked(s)
+	}
+}
+
+// checkResponse checks the first header block of a response.
+func (s *stream) checkResponse(trailersOnly bool) *Error {
+	if trailersOnly && s.grpcContent && s.grpcStatus >= 0 {
+		return nil // a status, whatever the HTTP one
+	}
+	if s.httpStatus == 0 {
+		return errorf(codes.Internal, "malformed response headers: no :status")
+	}
+	if s.httpStatus != 200 {
+		return httpError(s.httpStatus)
+	}
+	if !s.grpcContent {
+		return errorf(codes.Unknown, "response content-type is not application/grpc")
+	}
+	return nil
+}
