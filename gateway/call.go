@@ -2,12 +2,14 @@ package gateway
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"strings"
 
@@ -74,36 +76,52 @@ func (g *Gateway) callContext(r *http.Request) (context.Context, context.CancelF
 		timeout = d
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), timeout)
-	return metadata.NewOutgoingContext(ctx, g.forwarded(r.Header)), cancel, nil
+	return metadata.NewOutgoingContext(ctx, g.forwarded(r)), cancel, nil
 }
 
 // request builds the request message: the body (all of it, or one field),
 // then the path variables and query parameters, appended as wire records so
 // that protobuf's merge puts them in place.
 func (c *call) request(vars map[string]string) ([]byte, error) {
-	body, err := c.body()
+	raw, body, err := c.body()
 	if err != nil {
 		return nil, err
 	}
-	wire, err := c.st.codec.Encode(nil, c.route.Method.Input(), body)
+	in := c.route.Method.Input()
+	wire, err := c.st.codec.Encode(nil, in, body)
 	if err != nil {
 		return nil, status.Error(codes.InvalidArgument, err.Error())
 	}
-	p := newParams(c.route.Method.Input())
+	p := newParams(in)
 	for field, v := range vars {
 		if err := p.set(field, []string{v}); err != nil {
 			return nil, status.Errorf(codes.InvalidArgument, "path: %v", err)
 		}
 	}
+	query := c.r.URL.Query()
 	if c.route.Body != "*" {
 		bound := func(name string) bool { return vars[name] != "" || name == c.route.Body }
-		if err := p.fromQuery(c.r.URL.Query(), bound); err != nil {
+		if err := p.fromQuery(query, bound); err != nil {
 			return nil, status.Error(codes.InvalidArgument, err.Error())
 		}
 	}
-	if p.empty() {
-		return wire, nil
+	if !p.empty() {
+		if wire, err = c.appendParams(wire, p); err != nil {
+			return nil, err
+		}
 	}
+	if mask := c.route.updateMaskField(); mask != nil && !query.Has(string(mask.Name())) && !query.Has(mask.JSONName()) {
+		fds, _ := fieldPath(in, c.route.Body)
+		if wire, err = appendUpdateMask(wire, mask, fds[len(fds)-1].Message(), raw); err != nil {
+			return nil, status.Error(codes.InvalidArgument, err.Error())
+		}
+	}
+	return wire, nil
+}
+
+// appendParams appends the fields set from the path and query as wire
+// records, so that protobuf's merge puts them in place.
+func (c *call) appendParams(wire []byte, p *params) ([]byte, error) {
 	js, err := p.json()
 	if err != nil {
 		return nil, status.Error(codes.InvalidArgument, err.Error())
@@ -116,28 +134,29 @@ func (c *call) request(vars map[string]string) ([]byte, error) {
 }
 
 // body reads the JSON that becomes the request message, "{}" when the
-// route takes none.
-func (c *call) body() ([]byte, error) {
+// route takes none: raw as sent, and as the request message (the body
+// wrapped in its field when the route names one).
+func (c *call) body() (raw, msg []byte, err error) {
 	if c.route.Body == "" {
-		return []byte("{}"), nil
+		return nil, []byte("{}"), nil
 	}
 	b, err := io.ReadAll(http.MaxBytesReader(c.w, c.r.Body, c.g.opts.MaxBodyBytes))
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {
-		return nil, errTooLarge{tooBig.Limit}
+		return nil, nil, errTooLarge{tooBig.Limit}
 	}
 	if err != nil {
-		return nil, status.Errorf(codes.InvalidArgument, "reading body: %v", err)
+		return nil, nil, status.Errorf(codes.InvalidArgument, "reading body: %v", err)
 	}
 	if len(bytes.TrimSpace(b)) == 0 {
 		b = []byte("{}")
 	}
 	if c.route.Body == "*" {
-		return b, nil
+		return b, b, nil
 	}
 	fds, _ := fieldPath(c.route.Method.Input(), c.route.Body)
 	name, _ := json.Marshal(fds[0].JSONName())
-	return fmt.Appendf(nil, "{%s:%s}", name, b), nil
+	return b, fmt.Appendf(nil, "{%s:%s}", name, b), nil
 }
 
 // errTooLarge is a request body past MaxBodyBytes.
@@ -226,22 +245,58 @@ func writeRoutingError(w http.ResponseWriter, httpStatus int, msg string) {
 	_, _ = w.Write(append(body, '\n'))
 }
 
-// forwarded picks the request headers that become metadata.
-func (g *Gateway) forwarded(h http.Header) metadata.MD {
+// forwarded picks the request headers that become metadata: the
+// allowlist, and Grpc-Metadata-* with the prefix removed. Keys that are not
+// valid metadata, the transport's own (grpc-*), and those the gateway sets
+// itself are refused; -bin values are base64-decoded. Like grpc-gateway,
+// it adds x-forwarded-host (the Host) and x-forwarded-for (the peer,
+// after any X-Forwarded-For the request came with).
+func (g *Gateway) forwarded(r *http.Request) metadata.MD {
 	md := metadata.MD{}
-	for k, vs := range h {
+	for k, vs := range r.Header {
 		lk := strings.ToLower(k)
-		switch {
-		case strings.HasPrefix(lk, "grpc-metadata-"):
-			md[strings.TrimPrefix(lk, "grpc-metadata-")] = vs
-		case lk == "authorization" || lk == "x-request-id" || g.allowed(lk):
-			md[lk] = vs
+		key, ok := strings.CutPrefix(lk, "grpc-metadata-")
+		if !ok && (lk == "authorization" || lk == "x-request-id" || g.allowed(lk)) {
+			key, ok = lk, true
+		}
+		if !ok || !forwardable(key) {
+			continue
+		}
+		for _, v := range vs {
+			if strings.HasSuffix(key, "-bin") {
+				b, err := base64.StdEncoding.DecodeString(v)
+				if err != nil {
+					if b, err = base64.RawStdEncoding.DecodeString(v); err != nil {
+						continue
+					}
+				}
+				v = string(b)
+			}
+			md[key] = append(md[key], v)
 		}
 	}
-	if fwd := h.Get("X-Forwarded-For"); fwd != "" {
-		md["x-forwarded-for"] = []string{fwd}
+	md["x-forwarded-host"] = []string{cmp.Or(r.Header.Get("X-Forwarded-Host"), r.Host)}
+	if ip, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+		if fwd := r.Header.Get("X-Forwarded-For"); fwd != "" {
+			ip = fwd + ", " + ip
+		}
+		md["x-forwarded-for"] = []string{ip}
 	}
 	return md
+}
+
+// forwardable reports whether key may be sent as request metadata.
+func forwardable(key string) bool {
+	if key == "" || strings.HasPrefix(key, "grpc-") || key == "x-forwarded-for" || key == "x-forwarded-host" {
+		return false
+	}
+	for i := range len(key) {
+		c := key[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+			return false
+		}
+	}
+	return true
 }
 
 func (g *Gateway) allowed(header string) bool {

@@ -1,7 +1,71 @@
-// Package gateway is an http.Handler that puts REST/JSON (and gRPC-Web) in
+// Package gateway is an http.Handler that puts REST/JSON and gRPC-Web in
 // front of any gRPC service, from descriptors loaded at run time: routes
 // come from google.api.http annotations, and every method is also served at
 // POST /pkg.Service/Method. No generated code.
+//
+// # REST/JSON
+//
+// Path templates ({name}, {name=projects/*/items/*}, **), custom verbs,
+// body "*" or a field, response_body and additional_bindings map as
+// google.api.http says; query parameters set fields by proto or JSON name
+// (nested a.b, repeated, enums by name or number, well-known types in their
+// JSON string forms). A PATCH whose body is a message field gets the
+// request's update_mask filled from the body's keys unless the query sets
+// it. Server streams answer as newline-delimited JSON, {"result": message}
+// per line and {"error": status} for a failure, or as Server-Sent Events
+// for clients that accept text/event-stream; client and bidi streams take
+// newline-delimited JSON bodies (concurrently with the responses on HTTP/2).
+// Errors are a JSON google.rpc.Status with the HTTP status of its code.
+//
+// # gRPC-Web
+//
+// Requests with Content-Type application/grpc-web(+proto) or
+// application/grpc-web-text(+proto) at POST /pkg.Service/Method are
+// proxied as gRPC: unary and server-streaming methods (gRPC-Web has no
+// client streams), trailers in the body's last frame, trailers-only
+// responses for calls that fail before their first message.
+//
+// # Metadata
+//
+// Authorization, X-Request-Id, Options.Headers and Grpc-Metadata-* (prefix
+// removed) are forwarded; keys that are not valid metadata, grpc-* keys and
+// x-forwarded-* from the client are not. x-forwarded-host and
+// x-forwarded-for are set as grpc-gateway sets them. Response headers come
+// back as Grpc-Metadata-*, trailers as Grpc-Trailer-* (plain headers for
+// gRPC-Web, as its clients read them).
+//
+// # Differences from grpc-gateway
+//
+// The differential test in internal/gwtest sends the same requests to this
+// gateway and to grpc-gateway's generated proxy in front of one upstream,
+// and holds both to the same HTTP status and the same messages, except for
+// these deliberate differences (each one a case in that test):
+//
+//   - Unknown query parameters and unknown JSON fields are 400 errors;
+//     grpc-gateway ignores them, so a typo silently does nothing.
+//   - A path that matches a template with another HTTP method is 405 with
+//     an Allow header; grpc-gateway answers 501.
+//   - Routing and decoding errors are the same codes and statuses with
+//     messages of our own (naming the parameter, field or position).
+//   - An escaped slash (%2F) stays inside its path segment, as the
+//     google.api.http spec says; grpc-gateway decodes it first and then finds
+//     no route (404).
+//   - Well-known types in query parameters take their JSON forms only
+//     (Duration "5400s", not Go's "90m"); field masks take proto or JSON
+//     names.
+//   - Every method is also served at POST /pkg.Service/Method.
+//   - X-Request-Id is forwarded; grpc-gateway's default matcher forwards
+//     only permanent HTTP headers, and Grpc-Metadata-* only with its
+//     LegacyHeaderMatcher (which the test uses).
+//   - Response trailers are Grpc-Trailer-* headers of a unary response;
+//     grpc-gateway sends them as HTTP trailers, and only to clients that
+//     send "TE: trailers".
+//   - Stream responses are application/x-ndjson (grpc-gateway says
+//     application/json for the same {"result": ...} lines).
+//   - Responses leave out fields with default values (canonical proto3
+//     JSON); grpc-gateway's default marshaler emits them all. Both parse to
+//     the same messages.
+//   - Request bodies are limited (Options.MaxBodyBytes, 413 past it).
 //
 // gateway may import rpckit's transcode, invoke, schema and dynamic
 // packages, grpc-go and protobuf-go.

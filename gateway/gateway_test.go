@@ -58,15 +58,15 @@ func TestGateway(t *testing.T) {
 	})
 	for _, tc := range []exchange{
 		{name: "post body *", method: "POST", path: "/v1/echo", body: `{"item":{"name":"a"},"number":"3"}`,
-			status: 200, want: `{"item":{"name":"a"},"number":"3"}`},
+			status: 200, want: `{"item":{"name":"a"},"number":"3","metadata":["x-forwarded-for=127.0.0.1","x-forwarded-host=gw.test"]}`},
 		{name: "default route", method: "POST", path: "/rpckit.test.v1.Test/Echo", body: `{"number":4}`,
-			status: 200, want: `{"number":"4"}`},
+			status: 200, want: `{"number":"4","metadata":["x-forwarded-for=127.0.0.1","x-forwarded-host=gw.test"]}`},
 		{name: "get with path and query", method: "GET", path: "/v1/items/abc?number=5&item.tags=x&item.tags=y&item.color=COLOR_RED&item.active=true&item.created=2024-01-02T03:04:05Z",
-			status: 200, want: `{"item":{"name":"abc","active":true,"color":"COLOR_RED","tags":["x","y"],"created":"2024-01-02T03:04:05Z"},"number":"5"}`},
+			status: 200, want: `{"item":{"name":"abc","active":true,"color":"COLOR_RED","tags":["x","y"],"created":"2024-01-02T03:04:05Z"},"number":"5","metadata":["x-forwarded-for=127.0.0.1","x-forwarded-host=gw.test"]}`},
 		{name: "enum by number, json names", method: "GET", path: "/v1/items/n?item.color=2&failMessage=",
-			status: 200, want: `{"item":{"name":"n","color":"COLOR_GREEN"}}`},
+			status: 200, want: `{"item":{"name":"n","color":"COLOR_GREEN"},"metadata":["x-forwarded-for=127.0.0.1","x-forwarded-host=gw.test"]}`},
 		{name: "put body field", method: "PUT", path: "/v1/items/7?number=2", body: `{"name":"x"}`,
-			status: 200, want: `{"item":{"name":"x","id":"7"},"number":"2"}`},
+			status: 200, want: `{"item":{"name":"x","id":"7"},"number":"2","metadata":["x-forwarded-for=127.0.0.1","x-forwarded-host=gw.test"]}`},
 		{name: "custom verb, multi-segment variable, response_body", method: "GET", path: "/v1/items/shelves/s1/items/i%2F2:peek",
 			status: 200, want: `{"name":"shelves/s1/items/i%2F2"}`},
 		{name: "server stream", method: "GET", path: "/v1/count/3",
@@ -99,8 +99,9 @@ func TestGateway(t *testing.T) {
 		{name: "body too large", method: "POST", path: "/v1/echo", body: `{"item":{"name":"` + strings.Repeat("x", 2000) + `"}}`,
 			status: 413},
 		{name: "metadata both ways", method: "POST", path: "/v1/echo", body: `{}`,
-			header: map[string]string{"Grpc-Metadata-X-Echo-K": "v", "Authorization": "Bearer t", "X-Tenant": "acme", "X-Other": "dropped"},
-			status: 200, want: `{"metadata":["authorization=Bearer t","x-echo-k=v","x-tenant=acme"]}`,
+			header: map[string]string{"Grpc-Metadata-X-Echo-K": "v", "Authorization": "Bearer t", "X-Tenant": "acme", "X-Other": "dropped",
+				"X-Forwarded-For": "10.0.0.1", "Grpc-Metadata-X-Forwarded-For": "spoofed", "Grpc-Metadata-Grpc-Timeout": "1S", "Grpc-Metadata-Bad.Key!": "x"},
+			status: 200, want: `{"metadata":["authorization=Bearer t","x-echo-k=v","x-forwarded-for=10.0.0.1, 127.0.0.1","x-forwarded-host=gw.test","x-tenant=acme"]}`,
 			wantHeader: map[string]string{"Grpc-Metadata-X-Echo-K": "v", "Grpc-Trailer-X-Trailer-K": "v"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) { check(t, hs, tc) })
@@ -113,6 +114,7 @@ func check(t *testing.T, hs *httptest.Server, tc exchange) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	req.Header.Set("X-Forwarded-Host", "gw.test")
 	for k, v := range tc.header {
 		req.Header.Set(k, v)
 	}

@@ -73,6 +73,7 @@ func postWeb(t *testing.T, hs *httptest.Server, path string, text bool, body []b
 	}
 	req.Header.Set("Content-Type", ct)
 	req.Header.Set("X-Grpc-Web", "1")
+	req.Header.Set("X-Forwarded-Host", "gw.test")
 	for k, v := range hdr {
 		req.Header.Set(k, v)
 	}
@@ -176,7 +177,7 @@ func testWebUnary(t *testing.T, hs *httptest.Server, text bool) {
 		t.Fatalf("messages %d, trailer %v", len(resp.messages), resp.trailer)
 	}
 	got := decodeAs(t, resp.messages[0], &testv1.EchoResponse{})
-	want := &testv1.EchoResponse{Item: &testv1.Item{Name: "a"}, Number: 3, Metadata: []string{"x-echo-k=v", "x-tenant=acme"}}
+	want := &testv1.EchoResponse{Item: &testv1.Item{Name: "a"}, Number: 3, Metadata: []string{"x-echo-k=v", "x-forwarded-for=127.0.0.1", "x-forwarded-host=gw.test", "x-tenant=acme"}}
 	if !proto.Equal(got, want) {
 		t.Errorf("response %v, want %v", got, want)
 	}

@@ -106,7 +106,9 @@ func wktParam(md protoreflect.MessageDescriptor, v string) (any, error) {
 	switch md.FullName() {
 	case "google.protobuf.BoolValue":
 		return boolParam(v)
-	case "google.protobuf.Timestamp", "google.protobuf.Duration", "google.protobuf.FieldMask",
+	case "google.protobuf.FieldMask":
+		return fieldMaskParam(v), nil
+	case "google.protobuf.Timestamp", "google.protobuf.Duration",
 		"google.protobuf.StringValue", "google.protobuf.BytesValue",
 		"google.protobuf.Int32Value", "google.protobuf.Int64Value",
 		"google.protobuf.UInt32Value", "google.protobuf.UInt64Value",
@@ -114,6 +116,36 @@ func wktParam(md protoreflect.MessageDescriptor, v string) (any, error) {
 		return v, nil
 	}
 	return nil, fmt.Errorf("message %s cannot be set from the URL", md.FullName())
+}
+
+// fieldMaskParam is a field mask from a URL as its JSON string: the paths
+// may be given in proto names (display_name, as grpc-gateway takes them) or
+// in JSON names (displayName, as the JSON form has them).
+func fieldMaskParam(v string) string {
+	paths := strings.Split(v, ",")
+	for i, p := range paths {
+		paths[i] = lowerCamel(p)
+	}
+	return strings.Join(paths, ",")
+}
+
+// lowerCamel turns snake_case into lowerCamelCase, dots kept.
+func lowerCamel(s string) string {
+	var b strings.Builder
+	up := false
+	for i := range len(s) {
+		c := s[i]
+		switch {
+		case c == '_':
+			up = true
+			continue
+		case up && c >= 'a' && c <= 'z':
+			c -= 'a' - 'A'
+		}
+		up = false
+		b.WriteByte(c)
+	}
+	return b.String()
 }
 
 // empty reports whether no field was set.

@@ -16,10 +16,11 @@ import (
 )
 
 // A streamed response is newline-delimited JSON, each line
-// {"result": message} and, when the call fails part-way, a last line
-// {"error": status} (grpc-gateway's framing); or Server-Sent Events when the
-// client accepts text/event-stream: "data: message" events, and an "error"
-// event for a failure.
+// {"result": message} and, when the call fails, a last line
+// {"error": status} (grpc-gateway's framing; a call that fails before its
+// first message also gets the code's HTTP status); or Server-Sent Events
+// when the client accepts text/event-stream: "data: message" events, and
+// an "error" event for a failure.
 type streamWriter struct {
 	w   http.ResponseWriter
 	sse bool
@@ -49,11 +50,11 @@ func (s *streamWriter) message(js []byte) {
 	http.NewResponseController(s.w).Flush()
 }
 
-// failed reports whether the error could still go out as an HTTP status
-// (nothing sent yet); otherwise it is written as the stream's last item.
-func (s *streamWriter) failed(statusJSON []byte) bool {
+// fail writes an error as the stream's last item; when nothing was sent
+// yet, the HTTP status tells the code too (as grpc-gateway does).
+func (s *streamWriter) fail(code codes.Code, statusJSON []byte) {
 	if s.n == 0 {
-		return false
+		s.w.WriteHeader(HTTPStatus(code))
 	}
 	if s.sse {
 		fmt.Fprintf(s.w, "event: error\ndata: %s\n\n", statusJSON)
@@ -61,7 +62,6 @@ func (s *streamWriter) failed(statusJSON []byte) bool {
 		fmt.Fprintf(s.w, "{\"error\":%s}\n", statusJSON)
 	}
 	http.NewResponseController(s.w).Flush()
-	return true
 }
 
 // serverStream sends one request and streams the responses.
@@ -105,10 +105,12 @@ func (c *call) relay(st *invoke.Stream) {
 }
 
 func (c *call) streamFail(out *streamWriter, err error) {
-	js, jerr := invoke.StatusJSON(c.st.codec, status.Convert(err))
-	if jerr != nil || !out.failed(js) {
-		c.fail(err)
+	st := status.Convert(err)
+	js, jerr := invoke.StatusJSON(c.st.codec, st)
+	if jerr != nil {
+		js = fmt.Appendf(nil, `{"code":%d,"message":%q}`, st.Code(), st.Message())
 	}
+	out.fail(st.Code(), js)
 }
 
 // clientStream reads request messages from a newline-delimited JSON body,
