@@ -71,6 +71,7 @@ with a colon in it is a target, one without is a service or symbol name.
 		newGatewayCmd(stdio),
 		newServeCmd(stdio),
 		newDemoCmd(stdio),
+		newUICmd(stdio),
 	)
 	return root
 }
