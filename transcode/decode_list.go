@@ -15,7 +15,7 @@ func (d *decoder) list(f *dynamic.Field) error {
 	d.pos++
 	mark, start := len(d.out), 0
 	if f.Packed {
-		d.out = appendTag(d.out, f.Num, protowire.BytesType)
+		d.tag(f.Num, protowire.BytesType)
 		start = d.openLen()
 	}
 	if d.skipWS() != ']' {
@@ -55,7 +55,7 @@ func (d *decoder) element(f *dynamic.Field) error {
 		return err
 	}
 	mark := len(d.out)
-	d.out = appendTag(d.out, f.Num, f.WireType)
+	d.tag(f.Num, f.WireType)
 	ok, err := d.scalar(f)
 	if !ok {
 		d.out = d.out[:mark]

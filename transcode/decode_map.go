@@ -3,6 +3,7 @@ package transcode
 import (
 	"bytes"
 	"encoding/binary"
+	"math/bits"
 	"strconv"
 	"unsafe"
 
@@ -81,7 +82,7 @@ func (d *decoder) mapField(f *dynamic.Field) error {
 // protojson does (strconv's rules for numbers).
 func (d *decoder) parseKey(kf *dynamic.Field, ks jsonString, keyOff int) (mapKey, error) {
 	if kf.Kind == protoreflect.StringKind {
-		return mapKey{s: ks, isStr: true}, nil
+		return mapKey{v: fingerprint(d.in[ks.start:ks.end]), s: ks, isStr: true}, nil
 	}
 	name := d.stringValue(ks)
 	s := unsafe.String(unsafe.SliceData(name), len(name))
@@ -149,11 +150,24 @@ func (d *decoder) sameKey(x, y mapKey) bool {
 	if !x.isStr {
 		return x.v == y.v
 	}
-	a, b := d.in[x.s.start:x.s.end], d.in[y.s.start:y.s.end]
 	if !x.s.esc && !y.s.esc {
-		return bytes.Equal(a, b)
+		return x.v == y.v && bytes.Equal(d.in[x.s.start:x.s.end], d.in[y.s.start:y.s.end])
 	}
 	return d.keyString(x) == d.keyString(y)
+}
+
+// fingerprint sums up a string key, to tell most different keys apart
+// without comparing them.
+func fingerprint(b []byte) uint64 {
+	var v uint64
+	if n := len(b); n >= 8 {
+		v = binary.LittleEndian.Uint64(b) ^ bits.RotateLeft64(binary.LittleEndian.Uint64(b[n-8:]), 29)
+	} else {
+		for _, c := range b {
+			v = v<<8 | uint64(c)
+		}
+	}
+	return v ^ uint64(len(b))*0x9e3779b97f4a7c15
 }
 
 // keyString returns the value of k as a string (a new one).
@@ -168,7 +182,7 @@ func (d *decoder) keyString(k mapKey) string {
 // false when the value is dropped, and the entry with it.
 func (d *decoder) entry(f *dynamic.Field, k mapKey) (ok bool, err error) {
 	mark := len(d.out)
-	d.out = appendTag(d.out, f.Num, protowire.BytesType)
+	d.tag(f.Num, protowire.BytesType)
 	start := d.openLen()
 	d.appendKey(f.MapKey, k)
 	vf := f.MapValue
@@ -176,7 +190,7 @@ func (d *decoder) entry(f *dynamic.Field, k mapKey) (ok bool, err error) {
 		err = d.messageField(vf)
 		ok = true
 	} else {
-		d.out = appendTag(d.out, vf.Num, vf.WireType)
+		d.tag(vf.Num, vf.WireType)
 		ok, err = d.scalar(vf)
 	}
 	if !ok || err != nil {
@@ -189,17 +203,17 @@ func (d *decoder) entry(f *dynamic.Field, k mapKey) (ok bool, err error) {
 
 // appendKey appends field 1 of a map entry, the key.
 func (d *decoder) appendKey(kf *dynamic.Field, k mapKey) {
-	d.out = appendTag(d.out, kf.Num, kf.WireType)
+	d.tag(kf.Num, kf.WireType)
 	switch kf.Kind {
 	case protoreflect.StringKind:
 		d.appendString(k.s)
 	case protoreflect.Sint32Kind, protoreflect.Sint64Kind:
-		d.out = protowire.AppendVarint(d.out, protowire.EncodeZigZag(int64(k.v)))
+		d.varint(protowire.EncodeZigZag(int64(k.v)))
 	case protoreflect.Fixed32Kind, protoreflect.Sfixed32Kind:
-		d.out = binary.LittleEndian.AppendUint32(d.out, uint32(k.v))
+		d.fixed32(uint32(k.v))
 	case protoreflect.Fixed64Kind, protoreflect.Sfixed64Kind:
-		d.out = binary.LittleEndian.AppendUint64(d.out, k.v)
+		d.fixed64(k.v)
 	default:
-		d.out = appendVarint(d.out, k.v)
+		d.varint(k.v)
 	}
 }

@@ -53,15 +53,20 @@ func (d *decoder) object(t *dynamic.Type, skipType bool) error {
 				return d.errUnexpected(d.pos)
 			}
 			keyOff := d.pos
-			ks, err := d.scanString()
-			if err != nil {
-				return err
+			var err error
+			var name []byte
+			f := d.nextKey(t, &hint)
+			if f == nil {
+				var ks jsonString
+				if ks, err = d.scanString(); err != nil {
+					return err
+				}
+				name = d.stringValue(ks)
+				f = lookupField(t, name, &hint)
 			}
 			if err := d.colon(); err != nil {
 				return err
 			}
-			name := d.stringValue(ks)
-			f := lookupField(t, name, &hint)
 			switch {
 			case f != nil:
 				err = d.field(f, &fr, keyOff)
@@ -119,6 +124,22 @@ func (d *decoder) unknown(keyOff int) error {
 		return d.skipValue(0)
 	}
 	return d.errAt(keyOff, "unknown field %s", d.tokenText(keyOff))
+}
+
+// nextKey consumes the key at d.pos when it is, quotes and all, the JSON
+// name of one of the next few fields from hint on, and returns the field:
+// JSON names are ASCII identifiers, so such a key needs no scanning.
+func (d *decoder) nextKey(t *dynamic.Type, hint *int) *dynamic.Field {
+	fs, in := t.Fields, d.in[d.pos+1:]
+	for i, n := *hint, min(*hint+4, len(fs)); i < n; i++ {
+		name := fs[i].JSONName
+		if len(name) < len(in) && in[len(name)] == '"' && string(in[:len(name)]) == name {
+			d.pos += len(name) + 2
+			*hint = i + 1
+			return fs[i]
+		}
+	}
+	return nil
 }
 
 // lookupField finds the field named name, by JSON name or proto name as
@@ -237,7 +258,7 @@ func (d *decoder) singular(f *dynamic.Field) (ok bool, err error) {
 		return true, d.messageField(f)
 	}
 	mark := len(d.out)
-	d.out = appendTag(d.out, f.Num, f.WireType)
+	d.tag(f.Num, f.WireType)
 	vs := len(d.out)
 	if ok, err = d.scalar(f); !ok || err != nil {
 		d.out = d.out[:mark]
@@ -263,14 +284,14 @@ func allZero(b []byte) bool {
 // messageField appends one message value of f (singular or an element).
 func (d *decoder) messageField(f *dynamic.Field) error {
 	if f.Kind == protoreflect.GroupKind {
-		d.out = appendTag(d.out, f.Num, protowire.StartGroupType)
+		d.tag(f.Num, protowire.StartGroupType)
 		if err := d.message(f.Message, false); err != nil {
 			return err
 		}
-		d.out = appendTag(d.out, f.Num, protowire.EndGroupType)
+		d.tag(f.Num, protowire.EndGroupType)
 		return nil
 	}
-	d.out = appendTag(d.out, f.Num, protowire.BytesType)
+	d.tag(f.Num, protowire.BytesType)
 	start := d.openLen()
 	if err := d.message(f.Message, false); err != nil {
 		return err
@@ -290,13 +311,31 @@ func (d *decoder) checkRequired(t *dynamic.Type, fr *frame, off int) error {
 	return nil
 }
 
-// appendTag appends the tag of field num with wire type wt.
-func appendTag(b []byte, num protowire.Number, wt protowire.Type) []byte {
-	v := uint64(num)<<3 | uint64(wt)
-	if v < 0x80 {
-		return append(b, byte(v))
+// The appends to d.out are written as d.out = append(d.out, ...), which
+// the compiler turns into a length update when there is room; a slice
+// returned by a call and stored in d.out would cost a write barrier.
+
+// tag appends the tag of field num with wire type wt.
+func (d *decoder) tag(num protowire.Number, wt protowire.Type) {
+	d.varint(uint64(num)<<3 | uint64(wt))
+}
+
+// varint appends v as a varint.
+func (d *decoder) varint(v uint64) {
+	for v >= 0x80 {
+		d.out = append(d.out, byte(v)|0x80)
+		v >>= 7
 	}
-	return protowire.AppendVarint(b, v)
+	d.out = append(d.out, byte(v))
+}
+
+func (d *decoder) fixed32(v uint32) {
+	d.out = append(d.out, byte(v), byte(v>>8), byte(v>>16), byte(v>>24))
+}
+
+func (d *decoder) fixed64(v uint64) {
+	d.out = append(d.out, byte(v), byte(v>>8), byte(v>>16), byte(v>>24),
+		byte(v>>32), byte(v>>40), byte(v>>48), byte(v>>56))
 }
 
 // openLen reserves one byte for the length of the value that follows and

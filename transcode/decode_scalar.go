@@ -3,7 +3,6 @@ package transcode
 import (
 	"bytes"
 	"encoding/base64"
-	"encoding/binary"
 	"math"
 	"strconv"
 	"unsafe"
@@ -50,23 +49,15 @@ func (d *decoder) intField(f *dynamic.Field) error {
 	}
 	switch k {
 	case protoreflect.Sint32Kind, protoreflect.Sint64Kind:
-		d.out = protowire.AppendVarint(d.out, protowire.EncodeZigZag(int64(v)))
+		d.varint(protowire.EncodeZigZag(int64(v)))
 	case protoreflect.Fixed32Kind, protoreflect.Sfixed32Kind:
-		d.out = binary.LittleEndian.AppendUint32(d.out, uint32(v))
+		d.fixed32(uint32(v))
 	case protoreflect.Fixed64Kind, protoreflect.Sfixed64Kind:
-		d.out = binary.LittleEndian.AppendUint64(d.out, v)
+		d.fixed64(v)
 	default:
-		d.out = appendVarint(d.out, v)
+		d.varint(v)
 	}
 	return nil
-}
-
-// appendVarint is protowire.AppendVarint with the one-byte case inline.
-func appendVarint(b []byte, v uint64) []byte {
-	if v < 0x80 {
-		return append(b, byte(v))
-	}
-	return protowire.AppendVarint(b, v)
 }
 
 // intValue parses an integer as protojson does: a JSON number, or a string
@@ -257,9 +248,9 @@ func (d *decoder) floatValue(f *dynamic.Field) error {
 		return err
 	}
 	if bits == 32 {
-		d.out = binary.LittleEndian.AppendUint32(d.out, math.Float32bits(float32(v)))
+		d.fixed32(math.Float32bits(float32(v)))
 	} else {
-		d.out = binary.LittleEndian.AppendUint64(d.out, math.Float64bits(v))
+		d.fixed64(math.Float64bits(v))
 	}
 	return nil
 }
@@ -301,8 +292,55 @@ func (d *decoder) floatOf(bits int, k protoreflect.Kind) (float64, error) {
 // parseFloat converts the text of a JSON number to a float of the given
 // size; false when out of its range.
 func parseFloat(b []byte, bits int) (float64, bool) {
+	if bits == 64 {
+		if v, ok := exactFloat64(b); ok {
+			return v, true
+		}
+	}
 	v, err := strconv.ParseFloat(unsafe.String(unsafe.SliceData(b), len(b)), bits)
 	return v, err == nil
+}
+
+// exactFloat64 converts the common JSON numbers whose value is one IEEE
+// operation on exact operands, a mantissa below 2^52 times or divided by a
+// power of ten up to 10^22, which is correctly rounded and so the value
+// strconv.ParseFloat returns; false for the rest. b is a valid JSON number.
+func exactFloat64(b []byte) (float64, bool) {
+	i, neg := 0, b[0] == '-'
+	if neg {
+		i++
+	}
+	var m uint64
+	digits, exp, dot := 0, 0, false
+	for ; i < len(b); i++ {
+		c := b[i]
+		if c == '.' {
+			dot = true
+			continue
+		}
+		if c < '0' || c > '9' {
+			return 0, false // an exponent
+		}
+		if digits > 0 || c != '0' {
+			if digits++; digits > 19 {
+				return 0, false
+			}
+		}
+		m = m*10 + uint64(c-'0')
+		if dot {
+			exp--
+		}
+	}
+	if m>>52 != 0 || exp < -22 {
+		return 0, false
+	}
+	f := float64(m)
+	if neg {
+		f = -f
+	}
+	pow10 := [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+		1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+	return f / pow10[-exp], true
 }
 
 // boolValue parses and appends true or false.
@@ -339,7 +377,7 @@ func (d *decoder) stringField(f *dynamic.Field) error {
 func (d *decoder) appendString(s jsonString) {
 	raw := d.in[s.start:s.end]
 	lenPos := len(d.out)
-	d.out = appendVarint(d.out, uint64(len(raw)))
+	d.varint(uint64(len(raw)))
 	if !s.esc {
 		d.out = append(d.out, raw...)
 		return
@@ -364,7 +402,7 @@ func (d *decoder) bytesValue(f *dynamic.Field) error {
 	enc := base64Encoding(src)
 	max := enc.DecodedLen(len(src))
 	lenPos := len(d.out)
-	d.out = appendVarint(d.out, uint64(max))
+	d.varint(uint64(max))
 	w := len(d.out) - lenPos
 	d.out = append(d.out, make([]byte, max)...)
 	n, err := enc.Decode(d.out[lenPos+w:], src)
@@ -410,14 +448,14 @@ func (d *decoder) enum(f *dynamic.Field) (bool, error) {
 			}
 			return false, d.errAt(start, "invalid value for enum %s: %s", f.Enum.Desc.FullName(), d.tokenText(start))
 		}
-		d.out = appendVarint(d.out, uint64(int64(n)))
+		d.varint(uint64(int64(n)))
 		return true, nil
 	case c == '-' || '0' <= c && c <= '9':
 		v, err := d.intValue(32, false, f.Kind)
 		if err != nil {
 			return false, err
 		}
-		d.out = appendVarint(d.out, v)
+		d.varint(v)
 		return true, nil
 	case c == 'n' && f.Enum.Desc.FullName() == nullValueName:
 		if d.literal("null") {

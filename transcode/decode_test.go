@@ -3,6 +3,9 @@ package transcode
 import (
 	"errors"
 	"io"
+	"math"
+	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -328,6 +331,35 @@ func TestUnmarshalTopLevelWellKnown(t *testing.T) {
 		r := decCheck(t, c.md, UnmarshalOptions{}, c.in)
 		if (r.gotErr == nil) != c.ok {
 			t.Errorf("%s %s: error %v", c.md.FullName(), c.in, r.gotErr)
+		}
+	}
+}
+
+// TestExactFloat64 checks the fast path of double parsing against
+// strconv.ParseFloat on numbers it takes and numbers it must leave.
+func TestExactFloat64(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 5))
+	samples := []string{"0", "-0", "0.0", "1", "-1.5", "8.521700000000001", "4503599627370495", "4503599627370496",
+		"0.0000000000000000000001", "0.00000000000000000000001", "123456789.123456789", "9007199254740993", "1e5", "0.1", "0.30000000000000004"}
+	for range 20000 {
+		digits := strconv.FormatUint(r.Uint64()>>r.IntN(64), 10)
+		at := r.IntN(len(digits) + 1)
+		s := digits[:at] + "." + digits[at:]
+		if at == 0 {
+			s = "0" + s
+		}
+		if at == len(digits) {
+			s = digits
+		}
+		samples = append(samples, s, "-"+s)
+	}
+	for _, s := range samples {
+		want, _ := strconv.ParseFloat(s, 64)
+		if got, ok := exactFloat64([]byte(s)); ok && math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("exactFloat64(%s) = %v, strconv says %v", s, got, want)
+		}
+		if got, ok := parseFloat([]byte(s), 64); !ok || math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("parseFloat(%s) = %v, %v, strconv says %v", s, got, ok, want)
 		}
 	}
 }

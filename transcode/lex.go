@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"unicode/utf8"
+
+	"github.com/rpckit/rpckit/dynamic"
 )
 
 // The lexer: the JSON grammar as protojson's reader accepts it, over the
@@ -99,7 +101,7 @@ func (d *decoder) scanString() (jsonString, error) {
 		case c == '"':
 			s.end = i
 			d.pos = i + 1
-			if ascii&swarHi != 0 && !utf8.Valid(in[s.start:s.end]) {
+			if ascii&swarHi != 0 && !dynamic.ValidUTF8(in[s.start:s.end]) {
 				return s, d.badUTF8(s)
 			}
 			return s, nil
@@ -111,7 +113,7 @@ func (d *decoder) scanString() (jsonString, error) {
 			s.esc = true
 			i += n
 		default:
-			if ascii&swarHi != 0 && !utf8.Valid(in[s.start:i]) {
+			if ascii&swarHi != 0 && !dynamic.ValidUTF8(in[s.start:i]) {
 				return s, d.badUTF8(jsonString{start: s.start, end: i})
 			}
 			return s, d.errAt(i, "invalid character %q in string", rune(c))

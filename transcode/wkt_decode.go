@@ -1,7 +1,6 @@
 package transcode
 
 import (
-	"encoding/binary"
 	"math"
 	"strings"
 	"time"
@@ -91,11 +90,11 @@ func (d *decoder) timestamp() error {
 func (d *decoder) appendSecondsNanos(secs int64, nanos int32) {
 	if secs != 0 {
 		d.out = append(d.out, 1<<3|byte(protowire.VarintType))
-		d.out = appendVarint(d.out, uint64(secs))
+		d.varint(uint64(secs))
 	}
 	if nanos != 0 {
 		d.out = append(d.out, 2<<3|byte(protowire.VarintType))
-		d.out = appendVarint(d.out, uint64(int64(nanos)))
+		d.varint(uint64(int64(nanos)))
 	}
 }
 
@@ -206,7 +205,7 @@ func (d *decoder) fieldMask() error {
 func (d *decoder) appendSnakePath(p string) bool {
 	d.out = append(d.out, 1<<3|byte(protowire.BytesType))
 	lenPos := len(d.out)
-	d.out = appendVarint(d.out, uint64(len(p)))
+	d.varint(uint64(len(p)))
 	w := len(d.out) - lenPos
 	body := len(d.out)
 	for i := 0; i < len(p); i++ {
@@ -248,7 +247,7 @@ func (d *decoder) value(t *dynamic.Type) error {
 		}
 		d.pos += n
 		d.out = append(d.out, 2<<3|byte(protowire.Fixed64Type))
-		d.out = binary.LittleEndian.AppendUint64(d.out, math.Float64bits(v))
+		d.fixed64(math.Float64bits(v))
 		return nil
 	case c == '"':
 		s, err := d.scanString()
@@ -263,7 +262,7 @@ func (d *decoder) value(t *dynamic.Type) error {
 		if c == '[' {
 			f = t.FieldByNumber(6) // list_value
 		}
-		d.out = appendTag(d.out, f.Num, protowire.BytesType)
+		d.tag(f.Num, protowire.BytesType)
 		at := d.openLen()
 		if err := d.wellKnown(f.Message, wktOf(f.Message)); err != nil {
 			return err

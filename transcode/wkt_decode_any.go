@@ -34,7 +34,7 @@ func (d *decoder) anyValue(t *dynamic.Type) error {
 	}
 	et := dynamic.TypeOf(mt.Descriptor())
 	d.out = append(d.out, 1<<3|byte(protowire.BytesType))
-	d.out = appendVarint(d.out, uint64(len(url)))
+	d.varint(uint64(len(url)))
 	d.out = append(d.out, url...)
 	mark := len(d.out)
 	d.out = append(d.out, 2<<3|byte(protowire.BytesType))
@@ -179,7 +179,7 @@ func (d *decoder) canonicalAny(mt protoreflect.MessageType, mark, body, off int)
 		return nil
 	}
 	d.out = append(d.out, 2<<3|byte(protowire.BytesType))
-	d.out = appendVarint(d.out, uint64(n))
+	d.varint(uint64(n))
 	var err error
 	if d.out, err = mo.MarshalAppend(d.out, m); err != nil {
 		return d.errWrap(off, err, "google.protobuf.Any value: %v", err)
