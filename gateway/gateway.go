@@ -26,9 +26,6 @@ type Options struct {
 	Conn *invoke.Conn
 	// Source gives the upstream's services and their routes.
 	Source schema.Source
-	// Codec converts JSON to wire and back; nil means invoke.ProtoJSON
-	// with a resolver over Source's files.
-	Codec invoke.JSONCodec
 	// Timeout is the deadline of a call with no Grpc-Timeout header; zero
 	// means 30 s.
 	Timeout time.Duration
@@ -61,7 +58,7 @@ type Gateway struct {
 type state struct {
 	router  *router
 	methods map[string]*Route // POST /pkg.Service/Method routes by path, for gRPC-Web
-	codec   invoke.JSONCodec
+	codec   *codec
 	masks   map[protoreflect.FullName]*dynamic.FieldMask
 }
 
@@ -71,7 +68,7 @@ func (st *state) mask(md protoreflect.MessageDescriptor, msg []byte) ([]byte, er
 	if fm == nil {
 		return msg, nil
 	}
-	out, err := dynamic.NewValue(dynamic.TypeOf(md), msg).Mask(nil, fm)
+	out, err := dynamic.NewValue(st.codec.types.Type(md), msg).Mask(nil, fm)
 	if err != nil {
 		return nil, status.Errorf(codes.Internal, "gateway: masking %s: %v", md.FullName(), err)
 	}
@@ -120,11 +117,8 @@ func (g *Gateway) Reload(ctx context.Context) error {
 			return fmt.Errorf("gateway: route %s conflicts with the metrics at GET %s", r, metricsPath)
 		}
 	}
-	st := &state{router: rt, methods: defaultRoutes(routes), codec: g.opts.Codec}
-	if st.codec == nil {
-		st.codec = invoke.ProtoJSON{Resolver: schema.Types(files)}
-	}
-	if st.masks, err = compileMasks(ctx, g.opts.Source, g.opts.Mask); err != nil {
+	st := &state{router: rt, methods: defaultRoutes(routes), codec: newCodec(files)}
+	if st.masks, err = compileMasks(ctx, g.opts.Source, st.codec.types, g.opts.Mask); err != nil {
 		return err
 	}
 	g.state.Store(st)
@@ -166,7 +160,7 @@ func servicesOf(ctx context.Context, src schema.Source) ([]protoreflect.ServiceD
 	return out, nil
 }
 
-func compileMasks(ctx context.Context, src schema.Source, masks map[protoreflect.FullName][]string) (map[protoreflect.FullName]*dynamic.FieldMask, error) {
+func compileMasks(ctx context.Context, src schema.Source, types *dynamic.Cache, masks map[protoreflect.FullName][]string) (map[protoreflect.FullName]*dynamic.FieldMask, error) {
 	out := map[protoreflect.FullName]*dynamic.FieldMask{}
 	for name, paths := range masks {
 		d, err := src.FindSymbol(ctx, name)
@@ -177,7 +171,7 @@ func compileMasks(ctx context.Context, src schema.Source, masks map[protoreflect
 		if !ok {
 			return nil, fmt.Errorf("gateway: mask: %s is a %s, not a message", name, schema.Kind(d))
 		}
-		fm, err := dynamic.NewFieldMask(dynamic.TypeOf(md), paths...)
+		fm, err := dynamic.NewFieldMask(types.Type(md), paths...)
 		if err != nil {
 			return nil, fmt.Errorf("gateway: mask %s: %w", name, err)
 		}

@@ -72,7 +72,7 @@ func paramValue(fd protoreflect.FieldDescriptor, values []string) (any, error) {
 
 var number = regexp.MustCompile(`^-?[0-9]+$`)
 
-// scalarParam turns a URL value into the JSON value protojson accepts for
+// scalarParam turns a URL value into the JSON value transcode accepts for
 // the field: strings for numbers, bytes and well-known types, literals for
 // bools, names or numbers for enums.
 func scalarParam(fd protoreflect.FieldDescriptor, v string) (any, error) {
