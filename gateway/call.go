@@ -8,9 +8,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/rpckit/rpckit/invoke"
@@ -83,7 +83,9 @@ func (g *Gateway) callContext(r *http.Request) (context.Context, context.CancelF
 // then the path variables and query parameters, appended as wire records so
 // that protobuf's merge puts them in place.
 func (c *call) request(vars map[string]string) ([]byte, error) {
-	raw, body, err := c.body()
+	buf := getBuf()
+	raw, body, err := c.body((*buf)[:0])
+	defer putBuf(buf, raw)
 	if err != nil {
 		return nil, err
 	}
@@ -134,22 +136,22 @@ func (c *call) appendParams(wire []byte, p *params) ([]byte, error) {
 }
 
 // body reads the JSON that becomes the request message, "{}" when the
-// route takes none: raw as sent, and as the request message (the body
-// wrapped in its field when the route names one).
-func (c *call) body() (raw, msg []byte, err error) {
+// route takes none: raw as sent (appended to dst), and as the request
+// message (the body wrapped in its field when the route names one).
+func (c *call) body(dst []byte) (raw, msg []byte, err error) {
 	if c.route.Body == "" {
-		return nil, []byte("{}"), nil
+		return dst, []byte("{}"), nil
 	}
-	b, err := io.ReadAll(http.MaxBytesReader(c.w, c.r.Body, c.g.opts.MaxBodyBytes))
+	b, err := readAll(dst, http.MaxBytesReader(c.w, c.r.Body, c.g.opts.MaxBodyBytes), min(c.r.ContentLength, c.g.opts.MaxBodyBytes))
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {
-		return nil, nil, errTooLarge{tooBig.Limit}
+		return b, nil, errTooLarge{tooBig.Limit}
 	}
 	if err != nil {
-		return nil, nil, status.Errorf(codes.InvalidArgument, "reading body: %v", err)
+		return b, nil, status.Errorf(codes.InvalidArgument, "reading body: %v", err)
 	}
 	if len(bytes.TrimSpace(b)) == 0 {
-		b = []byte("{}")
+		b = append(b[:0], "{}"...)
 	}
 	if c.route.Body == "*" {
 		return b, b, nil
@@ -169,25 +171,32 @@ func (e errTooLarge) Error() string {
 // respond writes a unary response: the whole message, or its
 // response_body field, after the masks.
 func (c *call) respond(msg []byte, trailer metadata.MD) {
-	js, err := c.responseJSON(msg)
+	buf := getBuf()
+	js, err := c.responseJSON((*buf)[:0], msg)
 	if err != nil {
+		putBuf(buf, *buf)
 		c.fail(err)
 		return
 	}
+	js = append(js, '\n')
 	c.writeTrailers(trailer)
-	c.w.Header().Set("Content-Type", "application/json")
+	h := c.w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(len(js)))
 	c.w.WriteHeader(http.StatusOK)
-	_, _ = c.w.Write(append(js, '\n'))
+	_, _ = c.w.Write(js)
+	putBuf(buf, js)
 }
 
-func (c *call) responseJSON(msg []byte) ([]byte, error) {
+// responseJSON appends to dst the JSON of a response message.
+func (c *call) responseJSON(dst, msg []byte) ([]byte, error) {
 	out := c.route.Method.Output()
 	msg, err := c.st.mask(out, msg)
 	if err != nil {
 		return nil, err
 	}
 	if c.route.ResponseBody == "" {
-		return c.st.codec.Decode(nil, out, msg)
+		return c.st.codec.Decode(dst, out, msg)
 	}
 	return c.responseField(msg)
 }

@@ -94,7 +94,7 @@ func (c *call) relay(st *invoke.Stream) {
 		}
 		if err == nil {
 			var js []byte
-			if js, err = c.responseJSON(msg); err == nil {
+			if js, err = c.responseJSON(nil, msg); err == nil {
 				out.message(js)
 				continue
 			}

@@ -1,0 +1,103 @@
+// Command gwbench holds the pieces of bench/gateway_vs_grpc_gateway.sh:
+//
+//	gwbench upstream                   serve rpckit.gwtest.v1.Everything/Echo and reflection
+//	gwbench grpc-gateway -upstream A   serve grpc-gateway's generated proxy of it
+//	gwbench medium                     print the Medium fixture message as JSON
+//
+// The servers listen on 127.0.0.1:0, print their address on stdout and run
+// until SIGINT or SIGTERM.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
+	"github.com/rpckit/rpckit/internal/fixture"
+	fixturev1 "github.com/rpckit/rpckit/internal/gen/rpckit/fixture/v1"
+	gwtestv1 "github.com/rpckit/rpckit/internal/gen/rpckit/gwtest/v1"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/reflection"
+	"google.golang.org/protobuf/encoding/protojson"
+)
+
+func main() {
+	if err := run(os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "gwbench:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string) error {
+	if len(args) == 0 {
+		return fmt.Errorf("want upstream, grpc-gateway or medium")
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	switch args[0] {
+	case "upstream":
+		return upstream(ctx)
+	case "grpc-gateway":
+		fs := flag.NewFlagSet("grpc-gateway", flag.ContinueOnError)
+		addr := fs.String("upstream", "", "the upstream's address")
+		if err := fs.Parse(args[1:]); err != nil {
+			return err
+		}
+		return grpcGateway(ctx, *addr)
+	case "medium":
+		b, err := protojson.Marshal(fixture.Medium())
+		if err != nil {
+			return err
+		}
+		_, err = os.Stdout.Write(b)
+		return err
+	}
+	return fmt.Errorf("unknown command %q", args[0])
+}
+
+// echo answers Echo with its request.
+type echo struct {
+	gwtestv1.UnimplementedEverythingServer
+}
+
+func (echo) Echo(_ context.Context, m *fixturev1.Medium) (*fixturev1.Medium, error) { return m, nil }
+
+func upstream(ctx context.Context) error {
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	srv := grpc.NewServer()
+	gwtestv1.RegisterEverythingServer(srv, echo{})
+	reflection.Register(srv)
+	fmt.Println(lis.Addr())
+	go func() { <-ctx.Done(); srv.Stop() }()
+	return srv.Serve(lis)
+}
+
+func grpcGateway(ctx context.Context, addr string) error {
+	mux := runtime.NewServeMux()
+	dial := []grpc.DialOption{grpc.WithTransportCredentials(insecure.NewCredentials())}
+	if err := gwtestv1.RegisterEverythingHandlerFromEndpoint(ctx, mux, addr, dial); err != nil {
+		return err
+	}
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	fmt.Println(lis.Addr())
+	go func() { <-ctx.Done(); srv.Close() }()
+	if err := srv.Serve(lis); err != http.ErrServerClosed {
+		return err
+	}
+	return nil
+}
