@@ -263,11 +263,7 @@ func writeRoutingError(w http.ResponseWriter, httpStatus int, msg string) {
 func (g *Gateway) forwarded(r *http.Request) metadata.MD {
 	md := metadata.MD{}
 	for k, vs := range r.Header {
-		lk := strings.ToLower(k)
-		key, ok := strings.CutPrefix(lk, "grpc-metadata-")
-		if !ok && (lk == "authorization" || lk == "x-request-id" || g.allowed(lk)) {
-			key, ok = lk, true
-		}
+		key, ok := g.metadataKey(k)
 		if !ok || !forwardable(key) {
 			continue
 		}
@@ -292,6 +288,19 @@ func (g *Gateway) forwarded(r *http.Request) metadata.MD {
 		md["x-forwarded-for"] = []string{ip}
 	}
 	return md
+}
+
+// metadataKey is the metadata key of a forwarded header; the common
+// headers that are not forwarded cost no allocation.
+func (g *Gateway) metadataKey(header string) (string, bool) {
+	const prefix = "grpc-metadata-"
+	if len(header) > len(prefix) && strings.EqualFold(header[:len(prefix)], prefix) {
+		return strings.ToLower(header[len(prefix):]), true
+	}
+	if strings.EqualFold(header, "authorization") || strings.EqualFold(header, "x-request-id") || g.allowed(header) {
+		return strings.ToLower(header), true
+	}
+	return "", false
 }
 
 // forwardable reports whether key may be sent as request metadata.
