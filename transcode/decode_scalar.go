@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"math"
+	"slices"
 	"strconv"
 	"unsafe"
 
@@ -388,7 +389,9 @@ func (d *decoder) appendString(s jsonString) {
 }
 
 // bytesValue parses and appends a bytes value: base64, standard or URL
-// alphabet, padded or not, as protojson chooses between them.
+// alphabet, padded or not. protojson picks the URL alphabet when the text
+// has '-' or '_', which the standard alphabet cannot decode, so trying the
+// standard one first gives the same result.
 func (d *decoder) bytesValue(f *dynamic.Field) error {
 	start := d.pos
 	if d.skipWS() != '"' {
@@ -399,36 +402,53 @@ func (d *decoder) bytesValue(f *dynamic.Field) error {
 		return err
 	}
 	src := d.stringValue(s)
-	enc := base64Encoding(src)
+	std, url := base64.StdEncoding, base64.URLEncoding
+	if len(src)%4 != 0 {
+		std, url = base64.RawStdEncoding, base64.RawURLEncoding
+	}
+	if d.appendBase64(std, src) {
+		return nil
+	}
+	if (bytes.IndexByte(src, '-') >= 0 || bytes.IndexByte(src, '_') >= 0) && d.appendBase64(url, src) {
+		return nil
+	}
+	return d.errInvalid(start, f.Kind)
+}
+
+// appendBase64 appends the length and bytes that src decodes to with enc,
+// or nothing if it does not decode.
+func (d *decoder) appendBase64(enc *base64.Encoding, src []byte) bool {
 	max := enc.DecodedLen(len(src))
 	lenPos := len(d.out)
 	d.varint(uint64(max))
 	w := len(d.out) - lenPos
-	d.out = append(d.out, make([]byte, max)...)
-	n, err := enc.Decode(d.out[lenPos+w:], src)
+	if cap(d.out)-len(d.out) < max {
+		d.out = slices.Grow(d.out, max)
+	}
+	n, err := enc.Decode(d.out[len(d.out):len(d.out)+max], src)
 	if err != nil {
 		d.out = d.out[:lenPos]
-		return d.errInvalid(start, f.Kind)
+		return false
 	}
 	d.out = d.out[:lenPos+w+n]
 	d.fixLen(lenPos, w, n)
-	return nil
+	return true
 }
 
-// base64Encoding picks the encoding protojson decodes src with: the URL
-// alphabet if src has a character of it, unpadded if src is not a whole
-// number of quanta.
-func base64Encoding(src []byte) *base64.Encoding {
-	url := bytes.IndexByte(src, '-') >= 0 || bytes.IndexByte(src, '_') >= 0
-	switch {
-	case url && len(src)%4 != 0:
-		return base64.RawURLEncoding
-	case url:
-		return base64.URLEncoding
-	case len(src)%4 != 0:
-		return base64.RawStdEncoding
+// enumNumber returns the number of the value of e named name. Most enums
+// number their first values from 0 without gaps, and comparing with those
+// names beats hashing.
+func enumNumber(e *dynamic.Enum, name []byte) (protoreflect.EnumNumber, bool) {
+	for n := protoreflect.EnumNumber(0); n < 8; n++ {
+		s, ok := e.Name(n)
+		if !ok {
+			break
+		}
+		if s == string(name) {
+			return n, true
+		}
 	}
-	return base64.StdEncoding
+	return e.NumberBytes(name)
 }
 
 // enum parses and appends an enum value: a name, a number, or null for
@@ -441,7 +461,7 @@ func (d *decoder) enum(f *dynamic.Field) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		n, ok := f.Enum.NumberBytes(d.stringValue(s))
+		n, ok := enumNumber(f.Enum, d.stringValue(s))
 		if !ok {
 			if d.opts.DiscardUnknown {
 				return false, nil

@@ -4,8 +4,6 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"unicode/utf8"
-
-	"github.com/rpckit/rpckit/dynamic"
 )
 
 // The lexer: the JSON grammar as protojson's reader accepts it, over the
@@ -57,42 +55,37 @@ type jsonString struct {
 }
 
 // specialMask returns, for the eight bytes in v, a mask with the high bit
-// set in the first byte that is a quote, a backslash or a control
-// character (bits above it may be spurious).
+// set in the first byte that is a quote, a backslash, a control character
+// or not ASCII (bits above it may be spurious).
 func specialMask(v uint64) uint64 {
 	quote := v ^ ('"' * swarLo)
 	slash := v ^ ('\\' * swarLo)
 	m := (quote - swarLo) &^ quote
 	m |= (slash - swarLo) &^ slash
 	m |= v - ' '*swarLo
-	return m &^ v & swarHi
+	return (m&^v | v) & swarHi
 }
 
 // scanString scans the string starting at d.pos (a quote) and leaves d.pos
-// past its closing quote.
+// past its closing quote. It goes eight bytes at a time to the next byte
+// that is not plain ASCII text, checking UTF-8 sequences as it meets them.
 func (d *decoder) scanString() (jsonString, error) {
 	in := d.in
 	i := d.pos + 1
 	s := jsonString{start: i}
-	ascii := uint64(0)
 	for {
 		for i+8 <= len(in) {
-			v := binary.LittleEndian.Uint64(in[i:])
-			if m := specialMask(v); m != 0 {
-				k := bits.TrailingZeros64(m) >> 3
-				ascii |= v & (1<<(8*k) - 1)
-				i += k
+			m := specialMask(binary.LittleEndian.Uint64(in[i:]))
+			if m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
 				goto special
 			}
-			ascii |= v
 			i += 8
 		}
 		for i < len(in) {
-			c := in[i]
-			if c == '"' || c == '\\' || c < ' ' {
+			if c := in[i]; c == '"' || c == '\\' || c < ' ' || c >= utf8.RuneSelf {
 				goto special
 			}
-			ascii |= uint64(c)
 			i++
 		}
 		return s, d.errEOF(len(in), "unterminated string")
@@ -101,10 +94,13 @@ func (d *decoder) scanString() (jsonString, error) {
 		case c == '"':
 			s.end = i
 			d.pos = i + 1
-			if ascii&swarHi != 0 && !dynamic.ValidUTF8(in[s.start:s.end]) {
-				return s, d.badUTF8(s)
-			}
 			return s, nil
+		case c >= utf8.RuneSelf:
+			n := utf8Seq(in, i)
+			if n == 0 {
+				return s, d.errAt(i, "invalid UTF-8 in string")
+			}
+			i += n
 		case c == '\\':
 			n, err := d.checkEscape(i)
 			if err != nil {
@@ -113,25 +109,45 @@ func (d *decoder) scanString() (jsonString, error) {
 			s.esc = true
 			i += n
 		default:
-			if ascii&swarHi != 0 && !dynamic.ValidUTF8(in[s.start:i]) {
-				return s, d.badUTF8(jsonString{start: s.start, end: i})
-			}
 			return s, d.errAt(i, "invalid character %q in string", rune(c))
 		}
 	}
 }
 
-// badUTF8 reports the first invalid UTF-8 sequence of s.
-func (d *decoder) badUTF8(s jsonString) error {
-	i := s.start
-	for i < s.end {
-		r, n := utf8.DecodeRune(d.in[i:s.end])
-		if r == utf8.RuneError && n == 1 {
-			break
+// utf8Seq returns the length of the valid UTF-8 sequence at in[i], a byte
+// that is not ASCII, or 0 if there is none: utf8.DecodeRune's rules (no
+// overlong forms, no surrogates, nothing above U+10FFFF).
+func utf8Seq(in []byte, i int) int {
+	c := in[i]
+	cont := func(j int, lo, hi byte) bool { return j < len(in) && lo <= in[j] && in[j] <= hi }
+	switch {
+	case c < 0xc2:
+	case c < 0xe0:
+		if cont(i+1, 0x80, 0xbf) {
+			return 2
 		}
-		i += n
+	case c < 0xf0:
+		lo, hi := byte(0x80), byte(0xbf)
+		if c == 0xe0 {
+			lo = 0xa0
+		} else if c == 0xed {
+			hi = 0x9f
+		}
+		if cont(i+1, lo, hi) && cont(i+2, 0x80, 0xbf) {
+			return 3
+		}
+	case c < 0xf5:
+		lo, hi := byte(0x80), byte(0xbf)
+		if c == 0xf0 {
+			lo = 0x90
+		} else if c == 0xf4 {
+			hi = 0x8f
+		}
+		if cont(i+1, lo, hi) && cont(i+2, 0x80, 0xbf) && cont(i+3, 0x80, 0xbf) {
+			return 4
+		}
 	}
-	return d.errAt(i, "invalid UTF-8 in string")
+	return 0
 }
 
 // checkEscape checks the escape sequence at i and returns its length.
