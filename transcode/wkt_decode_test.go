@@ -1,7 +1,13 @@
 package transcode
 
 import (
+	"strings"
 	"testing"
+
+	"github.com/rpckit/rpckit/dynamic"
+	fixturev1 "github.com/rpckit/rpckit/internal/gen/rpckit/fixture/v1"
+	"google.golang.org/protobuf/reflect/protoregistry"
+	"google.golang.org/protobuf/types/known/durationpb"
 )
 
 func TestUnmarshalTimestamp(t *testing.T) {
@@ -70,6 +76,9 @@ func TestUnmarshalStructValue(t *testing.T) {
 		{in: `{"struct":null,"listValue":null}`},
 		{in: `{"pValue":null,"pString":"x"}`, err: "already set"},
 		{in: `{"pValue":null}`},
+		{in: `{"rValue":null}`, err: "unexpected token null"},
+		{in: `{"rNullValue":null}`, err: "unexpected token null"},
+		{in: `{"mValue":null,"mNullValue":null,"rStruct":null}`},
 	})
 }
 
@@ -141,4 +150,32 @@ func TestUnmarshalAny(t *testing.T) {
 		{in: `{"any":{` + anyLeaf + `,"@type":"x"}}`, err: `duplicate "@type" field`},
 		{in: `{"any":{` + anyLeaf + `,"name":"a","name":"b"}}`, err: "duplicate field"},
 	})
+}
+
+// TestUnmarshalResolver checks that Any types and extensions come from the
+// Resolver of the options.
+func TestUnmarshalResolver(t *testing.T) {
+	var types protoregistry.Types
+	if err := types.RegisterMessage((&durationpb.Duration{}).ProtoReflect().Type()); err != nil {
+		t.Fatal(err)
+	}
+	o := UnmarshalOptions{Resolver: &types}
+	known := dynamic.TypeOf(decKnown)
+	if _, err := o.Unmarshal(known, []byte(`{"any":{`+anyDuration+`,"value":"1s"}}`)); err != nil {
+		t.Errorf("Duration in Any: %v", err)
+	}
+	if _, err := o.Unmarshal(known, []byte(`{"any":{`+anyLeaf+`}}`)); err == nil || !strings.Contains(err.Error(), "unable to resolve") {
+		t.Errorf("Leaf in Any with a resolver without Leaf: %v", err)
+	}
+	legacy := dynamic.TypeOf(decLegacy)
+	ext := []byte(`{"[rpckit.fixture.v1.ext_int]":1}`)
+	if _, err := o.Unmarshal(legacy, ext); err == nil || !strings.Contains(err.Error(), "unknown field") {
+		t.Errorf("extension the resolver lacks: %v", err)
+	}
+	if err := types.RegisterExtension(fixturev1.E_ExtInt); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := o.Unmarshal(legacy, ext); err != nil {
+		t.Errorf("extension the resolver has: %v", err)
+	}
 }
