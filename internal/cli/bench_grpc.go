@@ -28,6 +28,7 @@ type grpcBenchFlags struct {
 	dataFile     string
 	perConn      int
 	interval     time.Duration
+	engine       string
 }
 
 func (f *grpcBenchFlags) register(fs *pflag.FlagSet) {
@@ -39,6 +40,7 @@ func (f *grpcBenchFlags) register(fs *pflag.FlagSet) {
 	fs.DurationVar(&f.interval, "stream-interval", 0, "pause between the request messages of a client or bidi stream")
 	fs.BoolVar(&f.dataTemplate, "data-template", false, "render -d as a Go template for each call: {{.RequestNumber}}, {{.WorkerID}}, {{.Data.field}}, {{randomInt 1 100}}, {{uuid}}, {{json .Data.name}}")
 	fs.StringVar(&f.dataFile, "data-file", "", "JSON-lines `file` whose lines templates see as .Data, shared out among closed-loop workers")
+	f.registerEngine(fs)
 }
 
 // grpcTarget is one call of any kind, with the requests encoded once.
@@ -54,6 +56,9 @@ type grpcTarget struct {
 
 func (f *grpcBenchFlags) target(cmd *cobra.Command, stdio Stdio, target, method string, bf *benchFlags) (load.Target, func(error) string, func(), error) {
 	ctx := cmd.Context()
+	if err := f.checkEngine(); err != nil {
+		return nil, nil, nil, err
+	}
 	md, err := f.conn.callMetadata()
 	if err != nil {
 		return nil, nil, nil, err
@@ -79,6 +84,14 @@ func (f *grpcBenchFlags) target(cmd *cobra.Command, stdio Stdio, target, method 
 	conns := f.connections
 	if f.perConn > 0 {
 		conns = (max(bf.concurrency, 1) + f.perConn - 1) / f.perConn
+	}
+	if f.engine == engineLean {
+		lt, closeLean, err := f.leanTarget(ctx, target, t, conns)
+		if err != nil {
+			cleanup()
+			return nil, nil, nil, err
+		}
+		return lt.call, grpcCode, func() { closeLean(); cleanup() }, nil
 	}
 	for i := 1; i < conns; i++ {
 		c, err := f.conn.dial(ctx, target)
