@@ -6,13 +6,14 @@
 # flight for DURATION, RUNS runs of each, alternating. Prints each run, the
 # medians, and the ratios ours/theirs.
 #
-#   bench/gateway_vs_grpc_gateway.sh      (RUNS=3 DURATION=10s C=48 WARMUP=2s)
+#   bench/gateway_vs_grpc_gateway.sh      (RUNS=3 DURATION=10s C=48 WARMUP=2s UPSTREAM_CORE=1)
 #
 # Process layout, the same for both gateways: the client on core 0; the
-# gateway under test and the upstream (a separate process, shared by both
-# gateways) on core 1, so each gateway has one core (GOMAXPROCS follows the
-# affinity) and pays for the upstream's work alike. The idle gateway
-# waits on core 1 too. grpc-gateway runs with its default ServeMux
+# gateway under test on core 1 (GOMAXPROCS follows the affinity); the
+# upstream, a separate process shared by both gateways, on UPSTREAM_CORE:
+# 1 (the default) makes each gateway share its core with the upstream's
+# work alike, 0 leaves the gateway's core to the gateway alone and puts the
+# upstream beside the client. The idle gateway waits on core 1 too. grpc-gateway runs with its default ServeMux
 # (its default marshaler emits unpopulated fields; Medium sets them all).
 # Loopback only; every process is stopped on exit.
 set -euo pipefail
@@ -44,7 +45,7 @@ wait_for() {
   echo "no $2 in $1" >&2; cat "$1" >&2; exit 1
 }
 
-taskset -c 1 "$tmp/gwbench" upstream > "$tmp/upstream.out" &
+taskset -c "${UPSTREAM_CORE:-1}" "$tmp/gwbench" upstream > "$tmp/upstream.out" &
 pids+=($!)
 up=$(wait_for "$tmp/upstream.out" '127\.0\.0\.1:[0-9]+')
 taskset -c 1 "$tmp/rpckit" gateway --upstream "$up" --plaintext --listen 127.0.0.1:0 \
