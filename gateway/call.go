@@ -90,7 +90,8 @@ func (c *call) request(vars map[string]string) ([]byte, error) {
 		return nil, err
 	}
 	in := c.route.Method.Input()
-	wire, err := c.st.codec.Encode(nil, in, body)
+	// The wire form is mostly shorter than the JSON: one allocation.
+	wire, err := c.st.codec.Encode(make([]byte, 0, len(body)+16), in, body)
 	if err != nil {
 		return nil, status.Error(codes.InvalidArgument, err.Error())
 	}
