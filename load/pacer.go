@@ -53,7 +53,11 @@ func (c Constant) Phases() []Phase {
 
 // offset is the time of the i-th call at rate calls per second.
 func offset(i int64, rate float64) time.Duration {
-	return time.Duration(float64(i) / rate * float64(time.Second))
+	ns := float64(i) / rate * float64(time.Second)
+	if ns >= math.MaxInt64 { // a tiny rate: later than any run lasts
+		return math.MaxInt64
+	}
+	return time.Duration(ns)
 }
 
 // callsIn is how many calls a rate makes in d: those at k/rate < d.
