@@ -42,16 +42,17 @@ func (o MarshalOptions) marshal(dst []byte, p *plan, b []byte) ([]byte, error) {
 	if len(b) > math.MaxInt32 {
 		return dst, &Error{Msg: "message larger than 2 GiB"}
 	}
-	e := encoders.Get().(*encoder)
+	var e encoder
 	e.reset(o, b, dst)
 	err := e.root(p)
-	out := e.out
-	e.release()
-	encoders.Put(e)
+	if e.scratch != nil {
+		e.scratch.release()
+		scratches.Put(e.scratch)
+	}
 	if err != nil {
 		return dst, err
 	}
-	return out, nil
+	return e.out, nil
 }
 
 // sizeGuess returns the capacity to allocate for the JSON of n wire bytes.
@@ -71,22 +72,38 @@ func (p *plan) learnSize(in, out int) {
 	}
 }
 
-// encoders pools the scratch stacks of conversions in flight.
-var encoders = sync.Pool{New: func() any { return new(encoder) }}
+// scratches pools the stacks of conversions in flight.
+var scratches = sync.Pool{New: func() any { return new(scratch) }}
 
-// encoder is the state of one conversion. Its stacks are pooled: recs holds
-// the records of the messages being printed, each message above those of
-// its parent; spans the byte ranges of messages (one, or several when a
+// scratch is the stacks a conversion may need, pooled: recs holds the
+// records of the messages being printed, each message above those of its
+// parent; spans the byte ranges of messages (one, or several when a
 // sub-message arrives split and is merged); ones the oneof winners; ents the
-// entries of the maps being printed.
-type encoder struct {
-	b     []byte // the wire input
-	out   []byte
+// entries of the maps being printed. Messages the direct path prints need
+// none of it.
+type scratch struct {
 	recs  []rec
 	spans []span
 	ones  []int32
 	ents  []entry
-	path  []pathStep
+}
+
+func (s *scratch) release() {
+	s.recs, s.spans, s.ones, s.ents = s.recs[:0], s.spans[:0], s.ones[:0], s.ents[:0]
+}
+
+// need makes sure the scratch stacks are there.
+func (e *encoder) need() {
+	if e.scratch == nil {
+		e.scratch = scratches.Get().(*scratch)
+	}
+}
+
+// encoder is the state of one conversion; it lives on the stack.
+type encoder struct {
+	b   []byte // the wire input
+	out []byte
+	*scratch
 
 	protoNames bool
 	enumNums   bool
@@ -95,7 +112,11 @@ type encoder struct {
 	level      int // nesting of objects and arrays, for indentation
 	depth      int // messages still allowed below this one
 	partial    int // > 0 inside an Any, where required fields are not checked
-	opts       MarshalOptions
+	// The direct path's budget: input bytes of messages it gave up on, and
+	// past the limit only the general path runs.
+	wasted, budget int
+	slowOnly       bool
+	opts           MarshalOptions
 }
 
 // rec is one record of a known field (or a possible extension), with the
@@ -123,14 +144,8 @@ func (e *encoder) reset(o MarshalOptions, b, dst []byte) {
 	e.protoNames, e.enumNums, e.unpop = o.UseProtoNames, o.UseEnumNumbers, o.EmitUnpopulated
 	e.indent = o.Indent
 	e.level, e.depth, e.partial = 0, wire.DefaultMaxDepth, 0
+	e.wasted, e.budget, e.slowOnly = 0, 2*len(b)+4096, false
 	e.opts = o
-}
-
-// release drops the references to the caller's buffers before pooling.
-func (e *encoder) release() {
-	e.b, e.out = nil, nil
-	e.recs, e.spans, e.ones, e.ents, e.path = e.recs[:0], e.spans[:0], e.ones[:0], e.ents[:0], e.path[:0]
-	e.opts.Resolver = nil
 }
 
 func (e *encoder) resolver() Resolver {
@@ -142,12 +157,12 @@ func (e *encoder) resolver() Resolver {
 
 // root prints the whole input as a message of p.
 func (e *encoder) root(p *plan) error {
-	e.spans = append(e.spans, span{0, int32(len(e.b))})
-	return e.message(p, 0, 1, nil)
+	return e.messageAt(p, 0, int32(len(e.b)))
 }
 
 // pushSpan adds one span and returns its index range.
 func (e *encoder) pushSpan(start, end int32) (int, int) {
+	e.need()
 	e.spans = append(e.spans, span{start, end})
 	return len(e.spans) - 1, len(e.spans)
 }

@@ -3,7 +3,6 @@ package transcode
 import (
 	"errors"
 	"strconv"
-	"strings"
 
 	"github.com/rpckit/rpckit/dynamic"
 	"github.com/rpckit/rpckit/wire"
@@ -11,77 +10,70 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
-// pathStep is one step of the path to the message being printed: a field,
-// with a list index or a map key. The path is only rendered on error.
-type pathStep struct {
-	f      *fieldPlan
-	index  int32 // list index, or -1
-	hasKey bool
-	key    uint64 // numeric key bits
-	ks, ke int32  // string key span
-}
+// Error paths are built on the way out: an error names the field of its
+// own message, and each enclosing message that passes it on puts its own
+// step in front (within, withinKey). Nothing is tracked on success.
 
-func (e *encoder) push(f *fieldPlan, index int) {
-	e.path = append(e.path, pathStep{f: f, index: int32(index)})
-}
-
-func (e *encoder) pushKey(f *fieldPlan, en *entry) {
-	e.path = append(e.path, pathStep{f: f, index: -1, hasKey: true, key: en.key, ks: en.ks, ke: en.ke})
-}
-
-func (e *encoder) pop() { e.path = e.path[:len(e.path)-1] }
-
-// pathString renders the path, followed by f when f is not nil.
-func (e *encoder) pathString(f *fieldPlan) string {
-	var b strings.Builder
-	for i := range e.path {
-		s := &e.path[i]
-		e.writeStep(&b, s.f)
-		switch {
-		case s.hasKey:
-			b.WriteByte('[')
-			b.WriteString(e.keyText(s))
-			b.WriteByte(']')
-		case s.index >= 0:
-			b.WriteByte('[')
-			b.WriteString(strconv.Itoa(int(s.index)))
-			b.WriteByte(']')
-		}
+// within puts the step "f" or "f[index]" (index >= 0) in front of the path
+// of err, an error from inside the value of field f.
+func (e *encoder) within(err error, f *fieldPlan, index int) error {
+	te, ok := err.(*Error)
+	if !ok {
+		return err
 	}
-	if f != nil {
-		e.writeStep(&b, f)
+	step := e.stepName(f)
+	if index >= 0 {
+		step += "[" + strconv.Itoa(index) + "]"
 	}
-	return b.String()
+	te.Path = joinPath(step, te.Path)
+	return te
 }
 
-func (e *encoder) writeStep(b *strings.Builder, f *fieldPlan) {
-	if b.Len() > 0 {
-		b.WriteByte('.')
+// withinKey puts the step f[key] in front of the path of err, an error from
+// inside the value of map entry en of field f.
+func (e *encoder) withinKey(err error, f *fieldPlan, en *entry) error {
+	te, ok := err.(*Error)
+	if !ok {
+		return err
 	}
-	if e.protoNames {
-		b.WriteString(f.desc.TextName())
-	} else {
-		b.WriteString(f.jsonName)
-	}
+	te.Path = joinPath(e.stepName(f)+"["+e.keyText(f.key, en)+"]", te.Path)
+	return te
 }
 
-// keyText renders the map key of s as the path shows it: strings quoted.
-func (e *encoder) keyText(s *pathStep) string {
-	k := s.f.key
-	switch k.kind {
+func joinPath(step, rest string) string {
+	if rest == "" {
+		return step
+	}
+	return step + "." + rest
+}
+
+// stepName is f's name as the path shows it, or "" for nil.
+func (e *encoder) stepName(f *fieldPlan) string {
+	switch {
+	case f == nil:
+		return ""
+	case e.protoNames:
+		return f.desc.TextName()
+	}
+	return f.jsonName
+}
+
+// keyText renders a map key as the path shows it: strings quoted.
+func (e *encoder) keyText(kf *fieldPlan, en *entry) string {
+	switch kf.kind {
 	case protoreflect.StringKind:
-		return strconv.Quote(string(e.b[s.ks:s.ke]))
+		return strconv.Quote(string(e.b[en.ks:en.ke]))
 	case protoreflect.BoolKind:
-		return strconv.FormatBool(s.key != 0)
+		return strconv.FormatBool(en.key != 0)
 	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind, protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
-		return strconv.FormatUint(s.key, 10)
+		return strconv.FormatUint(en.key, 10)
 	}
-	return strconv.FormatInt(int64(s.key^signBit), 10)
+	return strconv.FormatInt(int64(en.key^signBit), 10)
 }
 
 // fieldErr reports a problem with field f's value at offset off.
 func (e *encoder) fieldErr(off int, f *fieldPlan, msg string) error {
-	return &Error{Offset: off, Path: e.pathString(f), Msg: msg}
+	return &Error{Offset: off, Path: e.stepName(f), Msg: msg}
 }
 
 // wireErr turns an error of package wire or dynamic into an *Error on the
@@ -90,15 +82,15 @@ func (e *encoder) fieldErr(off int, f *fieldPlan, msg string) error {
 func (e *encoder) wireErr(err error, f *fieldPlan) error {
 	var we *wire.Error
 	if errors.As(err, &we) {
-		return &Error{Offset: we.Offset, Path: e.pathString(f), Msg: we.Code.String(), Err: err}
+		return &Error{Offset: we.Offset, Path: e.stepName(f), Msg: we.Code.String(), Err: err}
 	}
-	return &Error{Path: e.pathString(f), Msg: err.Error(), Err: err}
+	return &Error{Path: e.stepName(f), Msg: err.Error(), Err: err}
 }
 
 func (e *encoder) dynamicErr(err error, base int32, f *fieldPlan) error {
 	var de *dynamic.Error
 	if errors.As(err, &de) {
-		p := e.pathString(f)
+		p := e.stepName(f)
 		if de.Path != "" {
 			p += "." + de.Path
 		}
@@ -108,7 +100,7 @@ func (e *encoder) dynamicErr(err error, base int32, f *fieldPlan) error {
 }
 
 func (e *encoder) codeErr(off int, c wire.Code, f *fieldPlan) error {
-	return &Error{Offset: off, Path: e.pathString(f), Msg: c.String(), Err: &wire.Error{Offset: off, Code: c}}
+	return &Error{Offset: off, Path: e.stepName(f), Msg: c.String(), Err: &wire.Error{Offset: off, Code: c}}
 }
 
 // depthErr reports nesting past protobuf-go's recursion limit.

@@ -35,6 +35,7 @@ func (e *encoder) mapField(f *fieldPlan, recs []rec) error {
 
 // mapValue prints the entries of recs as a JSON object.
 func (e *encoder) mapValue(f *fieldPlan, recs []rec) error {
+	e.need()
 	ebase, sbase := len(e.ents), len(e.spans)
 	err := e.mapEntries(f, recs, ebase)
 	e.ents, e.spans = e.ents[:ebase], e.spans[:sbase]
@@ -49,7 +50,11 @@ func (e *encoder) mapEntries(f *fieldPlan, recs []rec, ebase int) error {
 		}
 		e.ents = append(e.ents, en)
 	}
-	ents := e.ents[ebase:]
+	return e.printEntries(f, e.ents[ebase:])
+}
+
+// printEntries prints a map's entries as a JSON object.
+func (e *encoder) printEntries(f *fieldPlan, ents []entry) error {
 	e.sortEntries(ents, f.key.kind == protoreflect.StringKind)
 	e.open('{')
 	for i := 0; i < len(ents); {
@@ -133,6 +138,7 @@ func keyPrefix(s []byte) uint64 {
 func (e *encoder) entry(f *fieldPlan, r *rec) (entry, error) {
 	kf, vf := f.key, f.val
 	en := entry{}
+	e.need()
 	if isSigned(kf.kind) {
 		en.key = signBit
 	}
@@ -214,10 +220,16 @@ func (e *encoder) mapMember(f *fieldPlan, en *entry) error {
 	e.keyEnd()
 	vf := f.val
 	if vf.sub != nil {
-		e.pushKey(f, en)
-		err := e.message(vf.sub, int(en.vs), int(en.ve), nil)
-		e.pop()
-		return err
+		var err error
+		if sp := e.spans[en.vs:en.ve]; len(sp) == 1 {
+			err = e.messageAt(vf.sub, sp[0].start, sp[0].end)
+		} else {
+			err = e.message(vf.sub, int(en.vs), int(en.ve), nil)
+		}
+		if err != nil {
+			return e.withinKey(err, f, en)
+		}
+		return nil
 	}
 	if !en.hasVal {
 		if vf.kind == protoreflect.EnumKind {
@@ -237,10 +249,10 @@ func (e *encoder) mapMember(f *fieldPlan, en *entry) error {
 		e.bits(vf, e.bitsOf(&r))
 		return nil
 	}
-	e.pushKey(f, en)
-	err := e.scalar(vf, &r)
-	e.pop()
-	return err
+	if err := e.scalar(vf, &r); err != nil {
+		return e.withinKey(err, f, en)
+	}
+	return nil
 }
 
 func (e *encoder) mapKey(f *fieldPlan, en *entry) error {

@@ -16,6 +16,7 @@ func (e *encoder) message(p *plan, lo, hi int, typeURL []byte) error {
 		return e.depthErr(e.spanStart(lo, hi))
 	}
 	e.depth--
+	e.need()
 	rbase, obase := len(e.recs), len(e.ones)
 	for range p.oneofs {
 		e.ones = append(e.ones, -1)
@@ -107,14 +108,12 @@ func (e *encoder) single(f *fieldPlan, recs []rec) error {
 		return nil
 	case opMessage:
 		e.key(f)
-		e.push(f, -1)
-		lo, hi := e.pushSpan(r.start, r.end)
-		err := e.message(f.sub, lo, hi, nil)
-		e.spans = e.spans[:lo]
-		e.pop()
-		return err
+		if err := e.messageAt(f.sub, r.start, r.end); err != nil {
+			return e.within(err, f, -1)
+		}
+		return nil
 	}
-	return e.field(f, -1, recs, nil)
+	return e.fieldValue(f, recs)
 }
 
 // field prints the records recs of field f (index idx).
@@ -122,6 +121,11 @@ func (e *encoder) field(f *fieldPlan, idx int32, recs []rec, ones []int32) error
 	if f.oneof >= 0 && ones[f.oneof] != idx {
 		return e.validate(f, recs)
 	}
+	return e.fieldValue(f, recs)
+}
+
+// fieldValue prints the records of a field that is set.
+func (e *encoder) fieldValue(f *fieldPlan, recs []rec) error {
 	switch {
 	case f.isMap:
 		return e.mapField(f, recs)
@@ -195,15 +199,17 @@ func (e *encoder) messageValue(f *fieldPlan, recs []rec) error {
 	if err := e.validate(f, recs[:k]); err != nil {
 		return err
 	}
+	e.need()
 	sbase := len(e.spans)
 	for i := k; i < len(recs); i++ {
 		e.spans = append(e.spans, span{recs[i].start, recs[i].end})
 	}
-	e.push(f, -1)
 	err := e.message(f.sub, sbase, len(e.spans), nil)
-	e.pop()
 	e.spans = e.spans[:sbase]
-	return err
+	if err != nil {
+		return e.within(err, f, -1)
+	}
+	return nil
 }
 
 // spanStart returns where the message in spans[lo:hi] starts, for errors.
@@ -232,7 +238,7 @@ func (e *encoder) list(f *fieldPlan, recs []rec) error {
 	mark, level := len(e.out), e.level
 	e.key(f)
 	e.open('[')
-	n, err := e.elements(f, recs)
+	n, err := e.elements(f, recs, 0)
 	if err != nil {
 		return err
 	}
@@ -245,8 +251,7 @@ func (e *encoder) list(f *fieldPlan, recs []rec) error {
 }
 
 // elements prints the elements of a repeated field and counts them.
-func (e *encoder) elements(f *fieldPlan, recs []rec) (int, error) {
-	n := 0
+func (e *encoder) elements(f *fieldPlan, recs []rec, n int) (int, error) {
 	for i := range recs {
 		r := &recs[i]
 		switch {
@@ -258,13 +263,8 @@ func (e *encoder) elements(f *fieldPlan, recs []rec) (int, error) {
 			n += m
 		case f.sub != nil:
 			e.elem()
-			e.push(f, n)
-			lo, hi := e.pushSpan(r.start, r.end)
-			err := e.message(f.sub, lo, hi, nil)
-			e.spans = e.spans[:lo]
-			e.pop()
-			if err != nil {
-				return 0, err
+			if err := e.messageAt(f.sub, r.start, r.end); err != nil {
+				return 0, e.within(err, f, n)
 			}
 			n++
 		default:

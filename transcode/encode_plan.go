@@ -28,6 +28,10 @@ type plan struct {
 	required   []int32
 	extRanges  protoreflect.FieldRanges
 	messageSet bool
+	// direct says the direct path may try messages of this type: no special
+	// JSON form, no required fields, declaration order the number order
+	// serializers write, at most 64 oneofs.
+	direct bool
 	// ratio is the last output size per input byte, in sixteenths, for
 	// sizing Marshal's buffer in one allocation.
 	ratio atomic.Uint32
@@ -139,7 +143,18 @@ func (b *planBuilder) build(t *dynamic.Type) *plan {
 	for c := range p.tags {
 		p.tags[c] = p.tagIndex(protowire.Number(c>>3), protowire.Type(c&7))
 	}
+	p.direct = !p.wkt.special() && !p.messageSet && len(p.required) == 0 && p.oneofs <= 64 && numberOrder(p)
 	return p
+}
+
+// numberOrder reports whether p's fields are declared in number order.
+func numberOrder(p *plan) bool {
+	for i := 1; i < len(p.fields); i++ {
+		if p.fields[i].num < p.fields[i-1].num {
+			return false
+		}
+	}
+	return true
 }
 
 // field fills fp from fd; sub is the compiled Type of a message, group or

@@ -32,7 +32,7 @@ func (e *encoder) wellKnown(p *plan, recs []rec, ones []int32) error {
 	case wktListValue:
 		f := &p.fields[0]
 		e.open('[')
-		if _, err := e.elements(f, recs); err != nil {
+		if _, err := e.elements(f, recs, 0); err != nil {
 			return err
 		}
 		e.close(']')
@@ -77,7 +77,7 @@ func (e *encoder) intField(p *plan, recs []rec, num protowire.Number) (uint64, i
 
 // wkErr reports a well-known type's value that has no JSON form.
 func (e *encoder) wkErr(off int32, format string, args ...any) error {
-	return &Error{Offset: int(off), Path: e.pathString(nil), Msg: fmt.Sprintf(format, args...)}
+	return &Error{Offset: int(off), Msg: fmt.Sprintf(format, args...)}
 }
 
 // timestamp prints RFC 3339 in UTC with 0, 3, 6 or 9 fractional digits.
