@@ -186,7 +186,8 @@ func runBench(cmd *cobra.Command, stdio Stdio, f *benchFlags, opts load.Options,
 	if f.html != "" {
 		title := "rpckit bench " + strings.Join(cmd.Flags().Args(), " ")
 		run := report.Run{Name: strings.Join(cmd.Flags().Args(), " "), Result: res}
-		if err := writeHTMLReport(f.html, report.HTMLOptions{Title: title, SLO: slo, Settings: benchSettings(f)}, run); err != nil {
+		opts := report.HTMLOptions{Title: title, SLO: slo, Settings: benchSettings(f, cmd.Flags())}
+		if err := writeHTMLOutput(stdio.Out, f.html, opts, run); err != nil {
 			return err
 		}
 	}
@@ -229,10 +230,13 @@ func writeReport(stdio Stdio, f *benchFlags, res *load.Result, slo report.SLO) e
 }
 
 // writeOutput runs write into path (through a temporary file renamed at
-// the end, so a failure leaves no partial file), or into stdout when path
-// is empty or "-".
+// the end, so a failure leaves no partial file; readable by all, as files
+// usually are), or into stdout when path is empty or "-".
 func writeOutput(stdout io.Writer, path string, write func(io.Writer) error) error {
 	if path == "" || path == "-" {
+		if stdout == nil {
+			return fmt.Errorf("%q: want a file name", path)
+		}
 		return write(stdout)
 	}
 	tmp, err := os.CreateTemp(dirOf(path), ".rpckit-*")
@@ -241,6 +245,10 @@ func writeOutput(stdout io.Writer, path string, write func(io.Writer) error) err
 	}
 	defer os.Remove(tmp.Name())
 	if err := write(tmp); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
 		tmp.Close()
 		return err
 	}

@@ -2,11 +2,14 @@ package report
 
 import (
 	"bufio"
+	"crypto/sha256"
 	_ "embed"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"html"
+	"html/template"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/rpckit/rpckit/load"
@@ -19,7 +22,7 @@ type Run struct {
 }
 
 // HTMLOptions configure WriteHTML. The zero value gives a report titled
-// "rpckit bench" with no SLO.
+// "rpckit bench" with no SLO, generated now.
 type HTMLOptions struct {
 	// Title heads the page.
 	Title string
@@ -32,6 +35,7 @@ type HTMLOptions struct {
 	Generated time.Time
 }
 
+// The page's assets, inlined into every report. See assets/README.md.
 var (
 	//go:embed assets/uPlot.iife.min.js
 	uplotJS string
@@ -41,50 +45,122 @@ var (
 	reportJS string
 	//go:embed assets/report.css
 	reportCSS string
+	//go:embed assets/report.tmpl
+	pageTemplate string
 )
 
+var pageTmpl = template.Must(template.New("report").Parse(pageTemplate))
+
+// pageAssets are the scripts and style sheets a page inlines; tests swap
+// them for markers.
+type pageAssets struct {
+	scripts []string
+	css     []string
+}
+
+var embeddedAssets = pageAssets{scripts: []string{uplotJS, reportJS}, css: []string{uplotCSS, reportCSS}}
+
 // WriteHTML writes one self-contained HTML page comparing runs: a summary
-// table, SLO verdicts, and plots of latency and throughput over time, the
-// latency-by-percentile spectrum, and for rate ramps latency against load
-// with the capacity marked. Plotting (uPlot) and data are inlined, so the
-// file works offline from disk. The data is also in the page as JSON, in
-// <script type="application/json" id="rpckit-data">.
+// table, SLO verdicts with each ramp's capacity and knee, plots of latency
+// against load for ramps, of latency and throughput over time, and of the
+// latency-by-percentile spectrum, and the runs' details. The plotting
+// library (uPlot), the script and the data are inlined and a
+// Content-Security-Policy forbids loading anything, so the file works
+// offline, opened from disk. The plots' data is in the page as one JSON
+// object, in <script type="application/json" id="rpckit-data">.
 func WriteHTML(w io.Writer, opts HTMLOptions, runs ...Run) error {
+	return writeHTML(w, opts, runs, embeddedAssets)
+}
+
+func writeHTML(w io.Writer, opts HTMLOptions, runs []Run, assets pageAssets) error {
 	if len(runs) == 0 {
 		return fmt.Errorf("report: html: no runs")
 	}
 	for i, r := range runs {
-		if r.Result == nil {
+		if r.Result == nil || r.Result.Corrected == nil {
 			return fmt.Errorf("report: html: run %d (%q) has no result", i+1, r.Name)
 		}
 	}
 	if opts.Title == "" {
 		opts.Title = "rpckit bench"
 	}
-	data, err := json.Marshal(newHTMLData(opts, runs)) // escapes <, > and & for HTML
+	if opts.Generated.IsZero() {
+		opts.Generated = time.Now()
+	}
+	opts.Generated = opts.Generated.UTC().Truncate(time.Second)
+	page, err := newPage(opts, runs, assets)
 	if err != nil {
-		return fmt.Errorf("report: html: %w", err)
+		return err
 	}
 	bw := bufio.NewWriter(w)
-	writePage(bw, opts.Title, data)
+	if err := pageTmpl.Execute(bw, page); err != nil {
+		return fmt.Errorf("report: write html: %w", err)
+	}
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("report: write html: %w", err)
 	}
 	return nil
 }
 
-func writePage(w *bufio.Writer, title string, data []byte) {
-	w.WriteString("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
-	w.WriteString("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
-	w.WriteString("<meta name=\"generator\" content=\"rpckit\">\n")
-	fmt.Fprintf(w, "<title>%s</title>\n", html.EscapeString(title))
-	fmt.Fprintf(w, "<style>\n%s\n%s\n</style>\n</head>\n<body>\n", uplotCSS, reportCSS)
-	fmt.Fprintf(w, "<main id=\"report\"><h1>%s</h1><noscript>The plots need JavaScript; the data is in the page source as JSON.</noscript></main>\n", html.EscapeString(title))
-	w.WriteString("<script type=\"application/json\" id=\"rpckit-data\">")
-	w.Write(data)
-	w.WriteString("</script>\n<script>\n")
-	w.WriteString(uplotJS)
-	w.WriteString("\n</script>\n<script>\n")
-	w.WriteString(reportJS)
-	w.WriteString("\n</script>\n</body>\n</html>\n")
+// A page is what the template renders.
+type page struct {
+	Title, Generated, SLO string
+	Settings              []string
+	CSP                   string
+	CSS                   template.CSS
+	Scripts               []template.JS
+	Data                  template.JS
+
+	Summary   []htmlSummaryRow
+	Verdicts  *verdictTable
+	Steps     *stepTable
+	Details   []detailRow
+	Messages  []messageRow
+	Seconds   bool // whether there are time series to plot
+	SLOLine   bool // whether the plots draw the SLO's latency limit
+	AnyErrors bool
+}
+
+func newPage(opts HTMLOptions, runs []Run, assets pageAssets) (*page, error) {
+	d := newHTMLData(opts, runs)
+	// json.Marshal escapes <, > and & (and U+2028, U+2029), so no label can
+	// end the script element the data sits in.
+	data, err := json.Marshal(d)
+	if err != nil {
+		return nil, fmt.Errorf("report: html: %w", err)
+	}
+	p := &page{
+		Title: opts.Title, Generated: opts.Generated.Format("2006-01-02 15:04:05 UTC"), SLO: d.SLO,
+		Settings: opts.Settings, CSS: template.CSS(strings.Join(assets.css, "\n")), Data: template.JS(data),
+		Summary: summaryRows(d), Verdicts: verdictsOf(d, runs, opts.SLO), Steps: stepsOf(d),
+		Details: detailRows(d), Messages: messageRows(d),
+		Seconds: len(d.Seconds) > 0, SLOLine: d.SLOLimit > 0, AnyErrors: anyErrors(runs),
+	}
+	for _, s := range assets.scripts {
+		p.Scripts = append(p.Scripts, template.JS(s))
+	}
+	p.CSP = contentSecurityPolicy(assets.scripts)
+	return p, nil
+}
+
+// contentSecurityPolicy allows the page's own inline scripts (by hash) and
+// styles, and nothing else: no network, no other script.
+func contentSecurityPolicy(scripts []string) string {
+	var b strings.Builder
+	b.WriteString("default-src 'none'; script-src")
+	for _, s := range scripts {
+		sum := sha256.Sum256([]byte(s))
+		b.WriteString(" 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'")
+	}
+	b.WriteString("; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'")
+	return b.String()
+}
+
+func anyErrors(runs []Run) bool {
+	for _, r := range runs {
+		if r.Result.Errors > 0 || r.Result.NotSent > 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -7,15 +7,17 @@ import (
 	"github.com/rpckit/rpckit/load"
 )
 
-// The data of an HTML report: what the page's script draws, embedded as
-// one JSON object so that other tools can read a report too. Latencies are
-// float milliseconds, rates calls per second, times seconds from the start
-// of measuring.
+// The data of an HTML report: what the page's script plots, embedded as
+// one JSON object so that tests and other tools can read a report too.
+// Latencies are float milliseconds, rates calls per second, times seconds
+// from the start of measuring. Arrays of a run's series have one value per
+// element of Seconds, null where the run has none (past its end, or a
+// second with no calls for latencies).
 type htmlData struct {
 	Title     string    `json:"title"`
 	Generated time.Time `json:"generated"`
 	SLO       string    `json:"slo,omitempty"`
-	SLOP99MS  float64   `json:"slo_latency_ms,omitempty"` // the SLO's latency limit, for the plots
+	SLOLimit  float64   `json:"slo_latency_ms,omitempty"` // the SLO's first latency limit, drawn on the plots
 	SLOPct    float64   `json:"slo_percentile,omitempty"` // and its percentile
 	Settings  []string  `json:"settings,omitempty"`
 	Runs      []htmlRun `json:"runs"`
@@ -29,7 +31,7 @@ type htmlRun struct {
 	Name     string        `json:"name"`
 	Summary  htmlSummary   `json:"summary"`
 	Series   htmlSeries    `json:"series"`
-	Spectrum []float64     `json:"spectrum_ms"` // latency at each spectrum_q
+	Spectrum []*float64    `json:"spectrum_ms"` // latency at each spectrum_q; null past the run's calls
 	Steps    []htmlStep    `json:"steps,omitempty"`
 	Capacity *htmlCapacity `json:"capacity,omitempty"`
 	Knee     *Knee         `json:"knee,omitempty"`
@@ -37,41 +39,55 @@ type htmlRun struct {
 }
 
 type htmlSummary struct {
-	Calls      int64   `json:"calls"`
-	Errors     int64   `json:"errors"`
-	ErrorRate  float64 `json:"error_rate"`
-	NotSent    int64   `json:"not_sent"`
-	OfferedRPS float64 `json:"offered_rps"`
-	RPS        float64 `json:"rps"`
-	DurationS  float64 `json:"duration_s"`
-	P50MS      float64 `json:"p50_ms"`
-	P90MS      float64 `json:"p90_ms"`
-	P99MS      float64 `json:"p99_ms"`
-	P999MS     float64 `json:"p999_ms"`
-	MaxMS      float64 `json:"max_ms"`
-	CPUPerCall float64 `json:"cpu_us_per_call"`
+	Calls         int64            `json:"calls"`
+	Errors        int64            `json:"errors"`
+	ErrorRate     float64          `json:"error_rate"`
+	NotSent       int64            `json:"not_sent"`
+	CutOff        int64            `json:"cut_off"`
+	OfferedRPS    float64          `json:"offered_rps"`
+	RPS           float64          `json:"rps"`
+	DurationS     float64          `json:"duration_s"`
+	MeanMS        float64          `json:"mean_ms"`
+	P50MS         float64          `json:"p50_ms"`
+	P90MS         float64          `json:"p90_ms"`
+	P99MS         float64          `json:"p99_ms"`
+	P999MS        float64          `json:"p999_ms"`
+	MaxMS         float64          `json:"max_ms"`
+	ServiceP50MS  float64          `json:"service_p50_ms"`
+	ServiceP99MS  float64          `json:"service_p99_ms"`
+	MaxLagMS      float64          `json:"max_lag_ms"`
+	MeanLagMS     float64          `json:"mean_lag_ms"`
+	CPUPerCallUS  float64          `json:"cpu_us_per_call"`
+	Codes         map[string]int64 `json:"codes,omitempty"`
+	Messages      map[string]int64 `json:"messages,omitempty"` // failed calls by error text
+	Load          string           `json:"load"`               // the load's shape, such as "open loop, 100 to 400/s in 4 steps of 5s"
+	StepStartsSec []float64        `json:"step_starts_s,omitempty"`
 }
 
-// htmlSeries holds one value per second of Seconds; null past the run's end.
 type htmlSeries struct {
-	RPS    []*float64 `json:"rps"`
-	Errors []*float64 `json:"errors"`
-	P50MS  []*float64 `json:"p50_ms"`
-	P90MS  []*float64 `json:"p90_ms"`
-	P99MS  []*float64 `json:"p99_ms"`
-	MaxMS  []*float64 `json:"max_ms"`
+	RPS     []*float64 `json:"rps"`         // calls that ended in the second
+	Offered []*float64 `json:"offered_rps"` // the pacer's rate; null in closed loop
+	Errors  []*float64 `json:"errors"`
+	NotSent []*float64 `json:"not_sent"`
+	P50MS   []*float64 `json:"p50_ms"`
+	P90MS   []*float64 `json:"p90_ms"`
+	P99MS   []*float64 `json:"p99_ms"`
+	MaxMS   []*float64 `json:"max_ms"`
 }
 
 type htmlStep struct {
-	OfferedRPS float64 `json:"offered_rps"`
-	RPS        float64 `json:"rps"`
-	P50MS      float64 `json:"p50_ms"`
-	P99MS      float64 `json:"p99_ms"`
-	MaxMS      float64 `json:"max_ms"`
-	Errors     int64   `json:"errors"`
-	ErrorRate  float64 `json:"error_rate"`
-	CPUPerCall float64 `json:"cpu_us_per_call"`
-	Pass       *bool   `json:"pass,omitempty"`
+	OfferedRPS    float64 `json:"offered_rps"`
+	RPS           float64 `json:"rps"`            // timed calls of the step (by intended start) per second
+	ThroughputRPS float64 `json:"throughput_rps"` // calls that ended during the step per second, from the series
+	P50MS         float64 `json:"p50_ms"`
+	P90MS         float64 `json:"p90_ms"`
+	P99MS         float64 `json:"p99_ms"`
+	MaxMS         float64 `json:"max_ms"`
+	Errors        int64   `json:"errors"`
+	ErrorRate     float64 `json:"error_rate"`
+	NotSent       int64   `json:"not_sent"`
+	CPUPerCallUS  float64 `json:"cpu_us_per_call"`
+	Pass          *bool   `json:"pass,omitempty"`
 }
 
 type htmlCapacity struct {
@@ -99,12 +115,9 @@ func spectrumQuantiles() (q, x []float64) {
 
 func newHTMLData(opts HTMLOptions, runs []Run) *htmlData {
 	d := &htmlData{Title: opts.Title, Generated: opts.Generated, Settings: opts.Settings}
-	if d.Generated.IsZero() {
-		d.Generated = time.Now().UTC().Truncate(time.Second)
-	}
 	if opts.SLO != nil {
 		d.SLO = opts.SLO.String()
-		d.SLOPct, d.SLOP99MS = sloLatency(opts.SLO)
+		d.SLOPct, d.SLOLimit = sloLatency(opts.SLO)
 	}
 	d.Quantiles, d.Spectrum = spectrumQuantiles()
 	d.Seconds = secondsAxis(runs)
@@ -139,7 +152,8 @@ func secondsAxis(runs []Run) []float64 {
 	return out
 }
 
-// stepRates is the union of the runs' offered step rates, in order.
+// stepRates is the union of the runs' offered step rates, in order of
+// first appearance.
 func stepRates(runs []Run) []float64 {
 	seen := map[float64]bool{}
 	var out []float64
@@ -156,21 +170,18 @@ func stepRates(runs []Run) []float64 {
 
 func newHTMLRun(r Run, slo SLO, d *htmlData) htmlRun {
 	res := r.Result
-	hr := htmlRun{Name: r.Name, Summary: summaryOf(res), Series: seriesOf(res, len(d.Seconds))}
-	for _, q := range d.Quantiles {
-		hr.Spectrum = append(hr.Spectrum, ms(res.Corrected.Percentile(100*q)))
+	hr := htmlRun{
+		Name: r.Name, Summary: summaryOf(res), Series: seriesOf(res, len(d.Seconds)),
+		Spectrum: spectrumOf(res, d.Quantiles, d.Spectrum),
 	}
-	for _, s := range res.Steps {
-		hr.Steps = append(hr.Steps, stepOf(s, slo))
+	for i, s := range res.Steps {
+		hr.Steps = append(hr.Steps, stepOf(res, i, s, slo))
 	}
-	if len(res.Steps) > 0 {
-		if k, ok := FindKnee(res, KneeOptions{}); ok {
-			hr.Knee = &k
-		}
+	if k, ok := FindKnee(res, KneeOptions{}); ok && len(res.Steps) > 0 {
+		hr.Knee = &k
 	}
 	if slo != nil {
-		rate, step, ok := Capacity(res, slo)
-		if len(res.Steps) > 0 {
+		if rate, step, ok := Capacity(res, slo); len(res.Steps) > 0 {
 			hr.Capacity = &htmlCapacity{RPS: rate, Step: step, OK: ok}
 		}
 		for _, v := range slo.Check(res) {
@@ -181,20 +192,32 @@ func newHTMLRun(r Run, slo SLO, d *htmlData) htmlRun {
 }
 
 func summaryOf(r *load.Result) htmlSummary {
-	h := r.Corrected
-	return htmlSummary{
-		Calls: r.Calls, Errors: r.Errors, ErrorRate: r.ErrorRate(), NotSent: r.NotSent,
-		OfferedRPS: r.Offered, RPS: r.Rate(), DurationS: r.Duration.Seconds(),
-		P50MS: ms(h.Percentile(50)), P90MS: ms(h.Percentile(90)), P99MS: ms(h.Percentile(99)),
-		P999MS: ms(h.Percentile(99.9)), MaxMS: ms(h.Max()), CPUPerCall: micros(r.CPUPerCall()),
+	h, svc := r.Corrected, r.Service
+	if svc == nil {
+		svc = load.NewHistogram()
 	}
+	s := htmlSummary{
+		Calls: r.Calls, Errors: r.Errors, ErrorRate: r.ErrorRate(), NotSent: r.NotSent, CutOff: r.CutOff,
+		OfferedRPS: r.Offered, RPS: r.Rate(), DurationS: r.Duration.Seconds(),
+		MeanMS: ms(h.Mean()), P50MS: ms(h.Percentile(50)), P90MS: ms(h.Percentile(90)), P99MS: ms(h.Percentile(99)),
+		P999MS: ms(h.Percentile(99.9)), MaxMS: ms(h.Max()),
+		ServiceP50MS: ms(svc.Percentile(50)), ServiceP99MS: ms(svc.Percentile(99)),
+		MaxLagMS: ms(r.MaxLag), MeanLagMS: ms(r.MeanLag), CPUPerCallUS: micros(r.CPUPerCall()),
+		Codes: r.Codes, Messages: r.Messages, Load: loadShape(r),
+	}
+	for i := range r.Steps {
+		s.StepStartsSec = append(s.StepStartsSec, stepOffset(r, i).Seconds())
+	}
+	return s
 }
 
-func stepOf(s *load.Result, slo SLO) htmlStep {
+func stepOf(r *load.Result, i int, s *load.Result, slo SLO) htmlStep {
+	h := s.Corrected
+	from := stepOffset(r, i)
 	st := htmlStep{
-		OfferedRPS: s.Offered, RPS: s.Rate(), P50MS: ms(s.Corrected.Percentile(50)),
-		P99MS: ms(s.Corrected.Percentile(99)), MaxMS: ms(s.Corrected.Max()),
-		Errors: s.Errors, ErrorRate: s.ErrorRate(), CPUPerCall: micros(s.CPUPerCall()),
+		OfferedRPS: s.Offered, RPS: s.Rate(), ThroughputRPS: endedRate(r.Series, from, from+s.Duration),
+		P50MS: ms(h.Percentile(50)), P90MS: ms(h.Percentile(90)), P99MS: ms(h.Percentile(99)), MaxMS: ms(h.Max()),
+		Errors: s.Errors, ErrorRate: s.ErrorRate(), NotSent: s.NotSent, CPUPerCallUS: micros(s.CPUPerCall()),
 	}
 	if slo != nil {
 		pass := slo.Met(s)
@@ -203,21 +226,96 @@ func stepOf(s *load.Result, slo SLO) htmlStep {
 	return st
 }
 
+// stepOffset is when step i of r began, from the start of r: from the
+// steps' start times, or the sum of the durations before it when a start
+// is missing.
+func stepOffset(r *load.Result, i int) time.Duration {
+	s := r.Steps[i]
+	if !s.Start.IsZero() && !r.Start.IsZero() {
+		return max(s.Start.Sub(r.Start), 0)
+	}
+	var off time.Duration
+	for _, p := range r.Steps[:i] {
+		off += p.Duration
+	}
+	return off
+}
+
+// endedRate is the rate of calls that ended from from to to, by the
+// series, counting the calls of a point in proportion to its overlap.
+func endedRate(series []load.Point, from, to time.Duration) float64 {
+	if to <= from {
+		return 0
+	}
+	var calls float64
+	for _, p := range series {
+		lo, hi := max(p.At, from), min(p.At+p.Length, to)
+		if hi > lo && p.Length > 0 {
+			calls += float64(p.Calls) * float64(hi-lo) / float64(p.Length)
+		}
+	}
+	return calls / (to - from).Seconds()
+}
+
 func seriesOf(r *load.Result, n int) htmlSeries {
-	s := htmlSeries{}
+	var s htmlSeries
 	for i := range n {
 		if i >= len(r.Series) {
-			s.RPS, s.Errors = append(s.RPS, nil), append(s.Errors, nil)
-			s.P50MS, s.P90MS = append(s.P50MS, nil), append(s.P90MS, nil)
-			s.P99MS, s.MaxMS = append(s.P99MS, nil), append(s.MaxMS, nil)
+			s.add(nil, nil, nil, nil, nil, nil, nil, nil)
 			continue
 		}
 		p := r.Series[i]
-		s.RPS, s.Errors = append(s.RPS, num(p.Rate())), append(s.Errors, num(float64(p.Errors)))
-		s.P50MS, s.P90MS = append(s.P50MS, num(ms(p.P50))), append(s.P90MS, num(ms(p.P90)))
-		s.P99MS, s.MaxMS = append(s.P99MS, num(ms(p.P99))), append(s.MaxMS, num(ms(p.Max)))
+		var lat [4]*float64 // no latency in a second with no calls
+		if p.Calls > 0 {
+			lat = [4]*float64{num(ms(p.P50)), num(ms(p.P90)), num(ms(p.P99)), num(ms(p.Max))}
+		}
+		s.add(num(p.Rate()), offeredAt(r, p.At), num(float64(p.Errors)), num(float64(p.NotSent)), lat[0], lat[1], lat[2], lat[3])
 	}
 	return s
+}
+
+func (s *htmlSeries) add(rps, offered, errors, notSent, p50, p90, p99, maxMS *float64) {
+	s.RPS, s.Offered = append(s.RPS, rps), append(s.Offered, offered)
+	s.Errors, s.NotSent = append(s.Errors, errors), append(s.NotSent, notSent)
+	s.P50MS, s.P90MS = append(s.P50MS, p50), append(s.P90MS, p90)
+	s.P99MS, s.MaxMS = append(s.P99MS, p99), append(s.MaxMS, maxMS)
+}
+
+// offeredAt is the pacer's rate at offset at: the rate of the step under
+// way, the run's constant rate, or nil in closed loop and once the run's
+// measured time is over.
+func offeredAt(r *load.Result, at time.Duration) *float64 {
+	if at >= r.Duration {
+		return nil
+	}
+	for i := len(r.Steps) - 1; i >= 0; i-- {
+		if at >= stepOffset(r, i) {
+			return num(r.Steps[i].Offered)
+		}
+	}
+	if r.Offered > 0 {
+		return num(r.Offered)
+	}
+	return nil
+}
+
+// spectrumOf is the latency at each quantile q (at x = 1/(1-q)) while x is
+// within the run's count of calls; the first point beyond is the maximum,
+// and the rest are null: a run of n calls says nothing finer than 1 in n.
+func spectrumOf(r *load.Result, q, x []float64) []*float64 {
+	out := make([]*float64, len(q))
+	n := float64(r.Corrected.Count())
+	for i := range q {
+		if n == 0 {
+			break
+		}
+		if x[i] > n {
+			out[i] = num(ms(r.Corrected.Max()))
+			break
+		}
+		out[i] = num(ms(r.Corrected.Percentile(100 * q[i])))
+	}
+	return out
 }
 
 func num(v float64) *float64 { return &v }

@@ -1,194 +1,306 @@
-// The rpckit HTML report: reads the data element and draws the summary,
-// the verdicts and the plots with uPlot. No network, no inline handlers.
+// The plots of the rpckit HTML report, drawn with uPlot from the JSON in
+// <script type="application/json" id="rpckit-data">. The tables are in the
+// page already; this only fills the .chart elements. Colours come from the
+// style sheet's custom properties, so plots follow the light or dark theme.
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("rpckit-data").textContent);
-  var root = document.getElementById("report");
-  var palette = ["#2f6fdf", "#e5731c", "#2a9d55", "#c33c54", "#8e55c9", "#6b7b8c"];
+  var charts = [];
 
-  function el(tag, attrs, children) {
-    var e = document.createElement(tag);
-    Object.keys(attrs || {}).forEach(function (k) { e.setAttribute(k, attrs[k]); });
-    (children || []).forEach(function (c) {
-      e.appendChild(typeof c === "string" ? document.createTextNode(c) : c);
-    });
-    return e;
+  function cssVar(name) {
+    return getComputedStyle(document.documentElement).getPropertyValue(name).trim();
   }
-  function fmt(v, digits) {
-    if (v === null || v === undefined || isNaN(v)) return "-";
-    return v.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+  function theme() {
+    var runs = [];
+    for (var i = 0; i < 6; i++) runs.push(cssVar("--c" + i));
+    return { fg: cssVar("--fg"), muted: cssVar("--muted"), grid: cssVar("--grid"), fail: cssVar("--fail"), runs: runs };
   }
-  function msText(v) { return v >= 100 ? fmt(v, 0) + " ms" : v >= 10 ? fmt(v, 1) + " ms" : fmt(v, 2) + " ms"; }
-  function capacityText(run) {
-    var c = run.capacity;
-    if (!c) return "-";
-    if (!c.ok) return "below the first step";
-    var last = c.step === run.steps.length - 1;
-    return (last ? "≥ " : "") + fmt(c.rps, 0) + "/s" + (last ? " (every step)" : "");
-  }
+  function runColour(t, i) { return t.runs[i % t.runs.length]; }
 
-  function header() {
-    var meta = "Generated " + data.generated.replace("T", " ").replace("Z", " UTC");
-    if (data.slo) meta += " · SLO " + data.slo;
-    root.appendChild(el("p", { "class": "meta" }, [meta]));
-    if (data.settings && data.settings.length) {
-      root.appendChild(el("ul", { "class": "settings" }, data.settings.map(function (s) { return el("li", {}, [s]); })));
-    }
+  // Number formats.
+  function trim(v) { return String(+v.toPrecision(3)); }
+  function lat(v) {
+    if (v === null || v === undefined) return "–";
+    if (v >= 1000) return (v / 1000).toFixed(2) + " s";
+    return (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2)) + " ms";
   }
-
-  function summary() {
-    var cols = ["run", "calls", "req/s", "errors", "p50", "p90", "p99", "p99.9", "max", "client CPU/call"];
-    var hasCap = data.runs.some(function (r) { return r.capacity; });
-    if (hasCap) cols.push("capacity");
-    var head = el("tr", {}, cols.map(function (c) { return el("th", {}, [c]); }));
-    var rows = data.runs.map(function (r, i) {
-      var s = r.summary;
-      var cells = [
-        el("td", { "class": "name" }, [el("span", { "class": "swatch", style: "background:" + palette[i % palette.length] }), r.name]),
-        el("td", {}, [fmt(s.calls, 0)]), el("td", {}, [fmt(s.rps, 1)]),
-        el("td", {}, [fmt(s.errors, 0) + (s.errors ? " (" + fmt(100 * s.error_rate, 2) + "%)" : "")]),
-        el("td", {}, [msText(s.p50_ms)]), el("td", {}, [msText(s.p90_ms)]), el("td", {}, [msText(s.p99_ms)]),
-        el("td", {}, [msText(s.p999_ms)]), el("td", {}, [msText(s.max_ms)]),
-        el("td", {}, [s.cpu_us_per_call ? fmt(s.cpu_us_per_call, 0) + " µs" : "-"])
-      ];
-      if (hasCap) cells.push(el("td", {}, [capacityText(r)]));
-      return el("tr", {}, cells);
-    });
-    root.appendChild(el("h2", {}, ["Summary"]));
-    root.appendChild(el("table", { "class": "summary" }, [el("thead", {}, [head]), el("tbody", {}, rows)]));
-    root.appendChild(el("p", { "class": "note" }, ["Latency is measured from each call's intended start time (corrected for coordinated omission)."]));
+  function latTick(v) {
+    if (v === null) return "";
+    if (v >= 1000) return trim(v / 1000) + " s";
+    if (v >= 1) return trim(v) + " ms";
+    return trim(v * 1000) + " µs";
+  }
+  function rate(v) {
+    if (v === null || v === undefined) return "–";
+    return v >= 100 ? Math.round(v).toLocaleString("en-US") : trim(v);
+  }
+  function pct(v) { return v === null || v === undefined ? "–" : trim(v) + "%"; }
+  // quantile labels x = 1/(1-q) as a percentile with as many nines as
+  // it has: 90%, 99%, 99.9% ...
+  function quantile(x) {
+    var q = 100 * (1 - 1 / x);
+    if (q <= 0) return "0%";
+    return q.toFixed(Math.max(0, Math.ceil(Math.log10(x) - 1e-9) - 2)) + "%";
   }
 
-  function verdicts() {
-    var any = data.runs.some(function (r) { return r.verdicts && r.verdicts.length; });
-    if (!any) return;
-    root.appendChild(el("h2", {}, ["SLO"]));
-    var list = el("ul", { "class": "verdicts" }, []);
-    data.runs.forEach(function (r) {
-      (r.verdicts || []).forEach(function (v) {
-        list.appendChild(el("li", { "class": v.pass ? "pass" : "fail" },
-          [r.name + ": " + v.clause + " measured " + v.measured + " " + (v.pass ? "PASS" : "FAIL")]));
-      });
-      if (r.knee) list.appendChild(el("li", { "class": "knee" }, [r.name + ": knee at " + fmt(r.knee.rate, 0) + "/s (" + r.knee.reason + ")"]));
-    });
-    root.appendChild(list);
-  }
+  function positive(a) { return a.map(function (v) { return v > 0 ? v : null; }); }
 
-  function sloBand(u) {
-    if (!data.slo_latency_ms) return;
-    var y = u.valToPos(data.slo_latency_ms, "y", true);
-    if (y < u.bbox.top || y > u.bbox.top + u.bbox.height) return;
+  // A horizontal line at y on scale "y", if inside the plot.
+  function hline(u, y, colour) {
+    var py = u.valToPos(y, "y", true);
+    if (!(py >= u.bbox.top && py <= u.bbox.top + u.bbox.height)) return;
     var ctx = u.ctx;
     ctx.save();
-    ctx.strokeStyle = "#c33c54";
-    ctx.setLineDash([6, 4]);
+    ctx.strokeStyle = colour;
+    ctx.lineWidth = 1.5 * devicePixelRatio;
+    ctx.setLineDash([6 * devicePixelRatio, 4 * devicePixelRatio]);
     ctx.beginPath();
-    ctx.moveTo(u.bbox.left, y);
-    ctx.lineTo(u.bbox.left + u.bbox.width, y);
+    ctx.moveTo(u.bbox.left, py);
+    ctx.lineTo(u.bbox.left + u.bbox.width, py);
     ctx.stroke();
     ctx.restore();
   }
+  // A vertical line at x, if inside the plot.
+  function vline(u, x, colour, dash) {
+    var px = u.valToPos(x, "x", true);
+    if (!(px >= u.bbox.left && px <= u.bbox.left + u.bbox.width)) return;
+    var ctx = u.ctx;
+    ctx.save();
+    ctx.strokeStyle = colour;
+    ctx.lineWidth = devicePixelRatio;
+    if (dash) ctx.setLineDash(dash.map(function (d) { return d * devicePixelRatio; }));
+    ctx.beginPath();
+    ctx.moveTo(px, u.bbox.top);
+    ctx.lineTo(px, u.bbox.top + u.bbox.height);
+    ctx.stroke();
+    ctx.restore();
+  }
+  // A marker at (x, y): a filled diamond or an open ring.
+  function marker(u, x, y, colour, ring) {
+    var px = u.valToPos(x, "x", true), py = u.valToPos(y, "y", true), r = 6 * devicePixelRatio;
+    var ctx = u.ctx;
+    ctx.save();
+    ctx.strokeStyle = colour;
+    ctx.fillStyle = colour;
+    ctx.lineWidth = 2 * devicePixelRatio;
+    ctx.beginPath();
+    if (ring) {
+      ctx.arc(px, py, r + 2 * devicePixelRatio, 0, 2 * Math.PI);
+      ctx.stroke();
+    } else {
+      ctx.moveTo(px, py - r); ctx.lineTo(px + r, py); ctx.lineTo(px, py + r); ctx.lineTo(px - r, py);
+      ctx.closePath();
+      ctx.fill();
+    }
+    ctx.restore();
+  }
+  function sloLine(t) {
+    return function (u) { if (data.slo_latency_ms) hline(u, data.slo_latency_ms, t.fail); };
+  }
 
-  function plot(title, note, opts, xs, series, extra) {
-    var box = el("section", { "class": "plot" }, [el("h3", {}, [title])]);
-    if (note) box.appendChild(el("p", { "class": "note" }, [note]));
-    root.appendChild(box);
-    var width = Math.max(320, Math.min(root.clientWidth || 900, 1100));
-    var o = {
-      width: width, height: 300,
-      scales: Object.assign({ x: { time: false } }, opts.scales || {}),
-      axes: opts.axes || [{}, {}],
-      series: [{ label: opts.xLabel || "x" }].concat(series.map(function (s) {
-        return Object.assign({ spanGaps: false, width: 2, points: { show: opts.points || false } }, s);
-      })),
-      hooks: extra || {},
-      legend: { live: true }
+  // chart draws one uPlot into the element id, if the page has it.
+  // cfg: x, xLabel, xFmt, xLog, xSplits, y {label, fmt (ticks), value
+  // (legend), log, range},
+  // right {label, fmt} (the scale "r"), series [{label, colour, dash,
+  // width, points, data, right, fmt}], draw (a hook), sync, height.
+  function chart(t, id, cfg) {
+    var el = document.getElementById(id);
+    if (!el) return;
+    var axis = function (label, fmt, side) {
+      var a = {
+        label: label, stroke: t.fg, font: "11px system-ui, sans-serif", labelFont: "12px system-ui, sans-serif",
+        grid: { stroke: t.grid, width: 1 }, ticks: { stroke: t.grid, width: 1 }, size: 56, gap: 4
+      };
+      if (fmt) a.values = function (u, vals) { return vals.map(fmt); };
+      if (side) { a.side = side; a.scale = "r"; a.grid = { show: false }; }
+      return a;
     };
-    var logY = o.scales.y && o.scales.y.distr === 3;
-    var cols = series.map(function (s) {
-      return logY ? s.data.map(function (v) { return v > 0 ? v : null; }) : s.data;
-    });
-    new uPlot(o, [xs].concat(cols), box);
-  }
-
-  function perRun(field, suffix, dash) {
-    return data.runs.map(function (r, i) {
-      return { label: r.name + (suffix || ""), stroke: palette[i % palette.length], dash: dash, data: r.series[field] };
-    });
-  }
-
-  function msAxis(label) {
-    return { label: label, values: function (u, vals) { return vals.map(function (v) { return v === null ? "" : msText(v); }); }, size: 70 };
-  }
-
-  function timePlots() {
-    if (!data.seconds.length) return;
-    var xAxis = { label: "seconds since measuring began" };
-    plot("p99 latency over time", "Each point is the p99 of the calls that ended in that second; dashed: p50.",
-      { xLabel: "s", axes: [xAxis, msAxis("latency")], scales: { y: { distr: 3 } } },
-      data.seconds, perRun("p99_ms", " p99").concat(perRun("p50_ms", " p50", [4, 4])), { draw: [sloBand] });
-    plot("Throughput over time", "Calls that ended per second; errors per second on the same axis, dashed.",
-      { xLabel: "s", axes: [xAxis, { label: "calls/s", size: 70 }] },
-      data.seconds, perRun("rps", " calls/s").concat(perRun("errors", " errors/s", [2, 4])));
-  }
-
-  function spectrumPlot() {
-    var series = data.runs.map(function (r, i) {
-      return { label: r.name, stroke: palette[i % palette.length], data: r.spectrum_ms };
-    });
-    var pctTicks = function (u, vals) {
-      return vals.map(function (v) {
-        var q = 100 * (1 - 1 / v);
-        return q <= 0 ? "0%" : (q >= 99.99 ? fmt(q, 4) : q >= 99.9 ? fmt(q, 2) : q >= 99 ? fmt(q, 1) : fmt(q, 0)) + "%";
+    var x = axis(cfg.xLabel, cfg.xFmt);
+    x.size = 42;
+    if (cfg.xSplits) x.splits = cfg.xSplits;
+    var axes = [x, axis(cfg.y.label, cfg.y.fmt)];
+    var scales = { x: { time: false }, y: {} };
+    if (cfg.xLog) scales.x.distr = 3;
+    if (cfg.y.log) scales.y.distr = 3;
+    if (cfg.y.range) scales.y.range = cfg.y.range;
+    if (cfg.right) {
+      axes.push(axis(cfg.right.label, cfg.right.fmt, 1));
+      scales.r = { range: function (u, lo, hi) { return [0, Math.max(hi, 1) * 1.1]; } };
+    }
+    var series = [{ label: cfg.xLabel, value: function (u, v) { return v === null ? "–" : cfg.xFmt ? cfg.xFmt(v) : v; } }];
+    var cols = [cfg.x];
+    cfg.series.forEach(function (s) {
+      var fmt = s.fmt || (s.right ? cfg.right.fmt : cfg.y.value || cfg.y.fmt) || trim;
+      series.push({
+        label: s.label, stroke: s.colour, width: s.width || 1.5, dash: s.dash, scale: s.right ? "r" : "y",
+        spanGaps: !!s.spanGaps, points: { show: !!s.points, size: 6, fill: s.colour },
+        value: function (u, v) { return v === null || v === undefined ? "–" : fmt(v); }
       });
+      cols.push(cfg.y.log && !s.right ? positive(s.data) : s.data);
+    });
+    var height = cfg.height || 260;
+    var opts = {
+      width: Math.max(el.clientWidth, 300), height: height, scales: scales, axes: axes, series: series,
+      cursor: cfg.sync ? { sync: { key: cfg.sync } } : {}, legend: { live: true },
+      hooks: cfg.draw ? { draw: [cfg.draw] } : {}
     };
-    plot("Latency by percentile", "HdrHistogram's percentile spectrum of the whole run (corrected latency).",
-      { xLabel: "1/(1-q)", points: false, scales: { x: { time: false, distr: 3 }, y: { distr: 3 } },
-        axes: [{ label: "percentile", values: pctTicks }, msAxis("latency")] },
-      data.spectrum_x, series, { draw: [sloBand] });
+    charts.push({ el: el, height: height, plot: new uPlot(opts, cols, el) });
   }
 
-  function rampPlot() {
-    var rates = data.step_rates || [];
-    if (rates.length < 2) return;
+  function anySteps() { return (data.step_rates || []).length > 1; }
+
+  // byRate is a run's step field at each of the ascending rates.
+  function byRate(r, rates, field, scale) {
+    var m = {};
+    (r.steps || []).forEach(function (s) { m[s.offered_rps] = s; });
+    return rates.map(function (x) { return m[x] ? m[x][field] * (scale || 1) : null; });
+  }
+  function stepAt(r, k) { return r.steps && r.steps[k]; }
+
+  function loadPlots(t) {
+    if (!anySteps()) return;
+    var rates = data.step_rates.slice().sort(function (a, b) { return a - b; });
     var series = [];
     data.runs.forEach(function (r, i) {
-      var byRate = {};
-      (r.steps || []).forEach(function (s) { byRate[s.offered_rps] = s; });
-      var col = function (f) { return rates.map(function (x) { return byRate[x] ? byRate[x][f] : null; }); };
-      series.push({ label: r.name + " p99", stroke: palette[i % palette.length], data: col("p99_ms") });
-      series.push({ label: r.name + " p50", stroke: palette[i % palette.length], dash: [4, 4], data: col("p50_ms") });
+      var c = runColour(t, i);
+      series.push({ label: r.name + " p99", colour: c, width: 2, points: true, spanGaps: true, data: byRate(r, rates, "p99_ms") });
+      series.push({ label: "p50", colour: c, dash: [5, 4], points: true, spanGaps: true, data: byRate(r, rates, "p50_ms") });
     });
-    plot("Latency against offered load", "One point per ramp step; the dashed red line is the SLO's latency limit.",
-      { xLabel: "calls/s offered", points: true, scales: { y: { distr: 3 } },
-        axes: [{ label: "calls/s offered" }, msAxis("latency")] },
-      rates, series, { draw: [sloBand] });
-    stepTable();
+    chart(t, "plot-load", {
+      x: rates, xLabel: "offered calls/s", xFmt: rate, y: { label: "latency", fmt: latTick, value: lat, log: true }, series: series,
+      draw: function (u) {
+        sloLine(t)(u);
+        data.runs.forEach(function (r, i) {
+          var c = runColour(t, i), cap = r.capacity, knee = r.knee;
+          if (cap && cap.ok && stepAt(r, cap.step)) {
+            vline(u, cap.rps, c, [2, 3]);
+            marker(u, cap.rps, Math.max(stepAt(r, cap.step).p99_ms, 1e-3), c, false);
+          }
+          if (knee && stepAt(r, knee.step)) marker(u, knee.rate, Math.max(stepAt(r, knee.step).p99_ms, 1e-3), c, true);
+        });
+      }
+    });
+    var errors = data.runs.some(function (r) { return (r.steps || []).some(function (s) { return s.errors > 0; }); });
+    var rs = [{ label: "offered", colour: t.muted, dash: [4, 4], width: 1, data: rates }];
+    data.runs.forEach(function (r, i) {
+      rs.push({ label: r.name, colour: runColour(t, i), width: 2, points: true, spanGaps: true, data: byRate(r, rates, "throughput_rps") });
+    });
+    if (errors) {
+      data.runs.forEach(function (r, i) {
+        rs.push({ label: "errors", colour: runColour(t, i), dash: [2, 3], right: true, points: true, spanGaps: true, data: byRate(r, rates, "error_rate", 100) });
+      });
+    }
+    chart(t, "plot-load-rate", {
+      x: rates, xLabel: "offered calls/s", xFmt: rate, y: { label: "calls/s done", fmt: rate, range: function (u, lo, hi) { return [0, hi * 1.05]; } },
+      right: errors ? { label: "errors", fmt: pct } : null, series: rs,
+      draw: function (u) {
+        data.runs.forEach(function (r, i) {
+          if (r.capacity && r.capacity.ok) vline(u, r.capacity.rps, runColour(t, i), [2, 3]);
+        });
+      }
+    });
   }
 
-  function stepTable() {
-    root.appendChild(el("h2", {}, ["Ramp steps"]));
-    var head = el("tr", {}, ["run", "offered/s", "achieved/s", "p50", "p99", "max", "errors", "client CPU/call", "SLO"]
-      .map(function (c) { return el("th", {}, [c]); }));
-    var rows = [];
+  // latencyRange is the log range shared by the per-run time plots, so
+  // that they compare at a glance.
+  function latencyRange() {
+    var lo = Infinity, hi = 0;
     data.runs.forEach(function (r) {
-      (r.steps || []).forEach(function (s, k) {
-        var cap = r.capacity && r.capacity.ok && r.capacity.step === k;
-        rows.push(el("tr", { "class": cap ? "capacity" : "" }, [
-          el("td", { "class": "name" }, [r.name]), el("td", {}, [fmt(s.offered_rps, 0)]), el("td", {}, [fmt(s.rps, 1)]),
-          el("td", {}, [msText(s.p50_ms)]), el("td", {}, [msText(s.p99_ms)]), el("td", {}, [msText(s.max_ms)]),
-          el("td", {}, [fmt(s.errors, 0)]), el("td", {}, [s.cpu_us_per_call ? fmt(s.cpu_us_per_call, 0) + " µs" : "-"]),
-          el("td", { "class": s.pass === false ? "fail" : s.pass ? "pass" : "" }, [s.pass === undefined ? "-" : s.pass ? "pass" : "fail"])
-        ]));
+      ["p50_ms", "p90_ms", "p99_ms", "max_ms"].forEach(function (f) {
+        r.series[f].forEach(function (v) { if (v > 0) { lo = Math.min(lo, v); hi = Math.max(hi, v); } });
       });
     });
-    root.appendChild(el("table", { "class": "steps" }, [el("thead", {}, [head]), el("tbody", {}, rows)]));
+    if (!(hi > 0)) return null;
+    return [Math.pow(10, Math.floor(Math.log10(lo))), Math.pow(10, Math.ceil(Math.log10(hi)))];
   }
 
-  header();
-  summary();
-  verdicts();
-  rampPlot();
-  timePlots();
-  spectrumPlot();
+  function stepLines(t, r) {
+    return function (u) {
+      (r.summary.step_starts_s || []).forEach(function (s, k) { if (k > 0) vline(u, s, t.grid, [3, 3]); });
+      sloLine(t)(u);
+    };
+  }
+
+  function timePlots(t) {
+    if (!data.seconds.length) return;
+    var range = latencyRange();
+    data.runs.forEach(function (r, i) {
+      var c = runColour(t, i);
+      chart(t, "plot-time-" + i, {
+        x: data.seconds, xLabel: "seconds", y: { label: "latency", fmt: latTick, value: lat, log: true, range: range ? function () { return range; } : null },
+        series: [
+          { label: "max", colour: t.muted, width: 1, data: r.series.max_ms },
+          { label: "p99", colour: c, width: 2, data: r.series.p99_ms },
+          { label: "p90", colour: c, width: 1.5, dash: [6, 3], data: r.series.p90_ms },
+          { label: "p50", colour: c, width: 1.5, dash: [2, 3], data: r.series.p50_ms }
+        ],
+        draw: stepLines(t, r), sync: "time", height: 200
+      });
+    });
+    var has = function (a) { return a.some(function (v) { return v > 0; }); };
+    var errors = data.runs.some(function (r) { return has(r.series.errors) || has(r.series.not_sent); });
+    var offered = data.runs.map(function (r) { return r.series.offered_rps; });
+    var sameOffered = offered.every(function (o) { return JSON.stringify(o) === JSON.stringify(offered[0]); });
+    var series = [];
+    if (sameOffered && offered[0].some(function (v) { return v !== null; })) {
+      series.push({ label: "offered", colour: t.muted, width: 1, dash: [2, 3], data: offered[0] });
+    }
+    data.runs.forEach(function (r, i) {
+      var c = runColour(t, i);
+      series.push({ label: r.name, colour: c, width: 2, data: r.series.rps });
+      if (!sameOffered && offered[i].some(function (v) { return v !== null; })) {
+        series.push({ label: "offered", colour: c, width: 1, dash: [2, 3], data: offered[i] });
+      }
+      if (has(r.series.errors)) series.push({ label: "errors", colour: c, dash: [6, 3], right: true, data: r.series.errors });
+      if (has(r.series.not_sent)) series.push({ label: "not sent", colour: c, dash: [2, 2], width: 1, right: true, data: r.series.not_sent });
+    });
+    chart(t, "plot-rate", {
+      x: data.seconds, xLabel: "seconds", y: { label: "calls/s", fmt: rate, range: function (u, lo, hi) { return [0, Math.max(hi, 1) * 1.05]; } },
+      right: errors ? { label: "errors/s", fmt: rate } : null, series: series, sync: "time"
+    });
+  }
+
+  // spectrumPlot draws each run's latency by percentile, up to the
+  // finest percentile a run has data for.
+  function spectrumPlot(t) {
+    var n = 0;
+    data.runs.forEach(function (r) {
+      r.spectrum_ms.forEach(function (v, k) { if (v !== null) n = Math.max(n, k + 1); });
+    });
+    if (n < 2) return;
+    var xs = data.spectrum_x.slice(0, n), top = xs[n - 1];
+    chart(t, "plot-spectrum", {
+      x: xs, xLabel: "percentile", xFmt: quantile, xLog: true,
+      xSplits: function () {
+        var out = [];
+        for (var v = 1; v <= top * 1.0001; v *= 10) out.push(v);
+        return out;
+      },
+      y: { label: "latency", fmt: latTick, value: lat, log: true },
+      series: data.runs.map(function (r, i) { return { label: r.name, colour: runColour(t, i), width: 2, data: r.spectrum_ms.slice(0, n) }; }),
+      draw: sloLine(t)
+    });
+  }
+
+  function render() {
+    charts.forEach(function (c) { c.plot.destroy(); });
+    charts = [];
+    var t = theme();
+    loadPlots(t);
+    timePlots(t);
+    spectrumPlot(t);
+  }
+
+  var resizing = 0;
+  window.addEventListener("resize", function () {
+    clearTimeout(resizing);
+    resizing = setTimeout(function () {
+      charts.forEach(function (c) { c.plot.setSize({ width: Math.max(c.el.clientWidth, 300), height: c.height }); });
+    }, 100);
+  });
+  if (window.matchMedia) {
+    var dark = window.matchMedia("(prefers-color-scheme: dark)");
+    if (dark.addEventListener) dark.addEventListener("change", render);
+  }
+  render();
 })();
