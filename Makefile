@@ -19,11 +19,14 @@ test: deps vet race unit conformance fuzz
 build:
 	$(GO) build -o bin/rpckit ./cmd/rpckit
 
-# Python gRPC (a C-core implementation) for the interop tests.
+# Python gRPC (a C-core implementation) for the interop tests; the
+# grpc-web npm client for the gateway's gRPC-Web test.
 deps:
 	@$(PYTHON) -c 'import grpc, grpc_reflection, grpc_health' 2>/dev/null || \
 		$(PYTHON) -m pip install --quiet --disable-pip-version-check \
 			grpcio grpcio-reflection grpcio-health-checking protobuf
+	@test -d gateway/internal/gwtest/webclient/node_modules/grpc-web || \
+		npm ci --prefix gateway/internal/gwtest/webclient --no-audit --no-fund --silent
 
 vet:
 	$(GO) vet ./...
