@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/rpckit/rpckit/internal/rpctest"
+	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/credentials/insecure"
 )
 
 func listenTCP(t testing.TB) net.Listener {
@@ -44,3 +46,5 @@ func clientTLS(t testing.TB, certs *rpctest.Certs, withCert bool) *tls.Config {
 	}
 	return cfg
 }
+
+func insecureCreds() credentials.TransportCredentials { return insecure.NewCredentials() }

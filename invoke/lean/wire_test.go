@@ -280,3 +280,35 @@ func TestErrorValues(t *testing.T) {
 		}
 	}
 }
+
+// Keepalive: a server that answers pings keeps the connection; one that
+// does not loses it, and the call on it fails.
+func TestKeepalive(t *testing.T) {
+	for _, answer := range []bool{true, false} {
+		pings := make(chan struct{}, 100)
+		addr := startFake(t, nil, func(fc *fakeConn) {
+			for {
+				f, err := fc.next(false)
+				if err != nil {
+					return
+				}
+				if p, ok := f.(*http2.PingFrame); ok && !p.IsAck() {
+					pings <- struct{}{}
+					if answer {
+						fc.fr.WritePing(true, p.Data)
+					}
+				}
+			}
+		})
+		c := dial(t, addr, Options{Keepalive: 20 * time.Millisecond, KeepaliveTimeout: 100 * time.Millisecond})
+		ctx, cancel := contextWithTimeout(t, 400*time.Millisecond)
+		err := c.Call(ctx, method(t, "Echo", false), []Message{NewMessage(nil)}, nil)
+		cancel()
+		if answer && (status.Code(err) != codes.DeadlineExceeded || len(pings) < 5) {
+			t.Fatalf("pings answered: %v after %d pings", err, len(pings))
+		}
+		if !answer && (status.Code(err) != codes.Unavailable || !strings.Contains(err.Error(), "keepalive")) {
+			t.Fatalf("pings unanswered: %v", err)
+		}
+	}
+}
