@@ -109,6 +109,11 @@ go into HdrHistograms over the whole run; the report gives the ghz-style
 summary, status codes and errors, and with --slo the verdicts (and for a ramp
 the capacity: the highest rate that met the SLO).
 
+gRPC calls go through --engine lean, the default: rpckit's own HTTP/2 client
+(invoke/lean), which spends a fraction of grpc-go's CPU per call, so the load
+generator is not what limits the run; or --engine grpc, grpc-go itself, for
+fidelity. Both report the same status codes and errors.
+
 Exit codes: 0 done (and the SLO met), 1 error, 2 usage, 3 the SLO was missed.`,
 		Example: `  rpckit bench --plaintext -c 48 --duration 10s 127.0.0.1:50051 rpckit.ranking.v1.RankingService/Rank -d '{"context":{"userId":"u1"},"candidateCount":1000}'
   rpckit bench --plaintext --rate 100:1000:+100 --step 5s --warmup 5s --slo 'p99<200ms,errors<0.1%' 127.0.0.1:50051 pkg.Svc/Method

@@ -19,9 +19,6 @@ import (
 // itself does not allocate once it runs (rawServer), so the process's
 // allocation count is the client's.
 func TestUnaryAllocations(t *testing.T) {
-	if testing.Short() {
-		t.Skip("allocation counts are taken in the full run")
-	}
 	c := dial(t, startRawServer(t), Options{})
 	m := method(t, "Echo", false)
 	reqs := []Message{NewMessage([]byte{8, 1})}
