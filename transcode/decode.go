@@ -31,7 +31,7 @@ func (o UnmarshalOptions) UnmarshalAppend(dst []byte, t *dynamic.Type, json []by
 	d.init(o)
 	out, err := d.top(t)
 	if err != nil {
-		return dst, d.finish(err)
+		return dst, d.finish(err, streamPos{})
 	}
 	return out, nil
 }
@@ -44,17 +44,15 @@ type decoder struct {
 	in      []byte
 	pos     int
 	out     []byte
-	scratch []byte // unescaped strings
+	depth   int // remaining nesting, protojson's RecursionLimit
+	noReq   int // inside Any bodies, where required fields are not checked
+	discard bool
+	partial bool
+	res     Resolver // nil for protoregistry.GlobalTypes
 
-	opts     UnmarshalOptions
-	resolver Resolver
-	depth    int // remaining nesting, protojson's RecursionLimit
-	noReq    int // inside Any bodies, where required fields are not checked
-	reqErr   error
-
-	big  []int64  // frames' seen sets beyond their bit sets
-	segs []string // the path of an error, innermost first
-	base streamPos
+	scratch []byte   // unescaped strings
+	big     []int64  // frames' seen sets beyond their bit sets
+	segs    []string // the path of an error, innermost first
 }
 
 // streamPos places the input in a longer stream, for error positions.
@@ -63,15 +61,19 @@ type streamPos struct {
 }
 
 func (d *decoder) init(o UnmarshalOptions) {
-	d.opts = o
-	d.resolver = o.Resolver
-	if d.resolver == nil {
-		d.resolver = protoregistry.GlobalTypes
-	}
+	d.discard, d.partial, d.res = o.DiscardUnknown, o.AllowPartial, o.Resolver
 	d.depth = o.MaxDepth
 	if d.depth <= 0 {
 		d.depth = defaultMaxDepth
 	}
+}
+
+// resolver returns the Resolver of the options.
+func (d *decoder) resolver() Resolver {
+	if d.res == nil {
+		return protoregistry.GlobalTypes
+	}
+	return d.res
 }
 
 // top converts one whole input holding one value of type t. Its errors
@@ -83,9 +85,6 @@ func (d *decoder) top(t *dynamic.Type) ([]byte, error) {
 		if d.skipWS(); d.pos < len(d.in) {
 			err = d.errUnexpected(d.pos)
 		}
-	}
-	if err == nil {
-		err = d.reqErr
 	}
 	if err != nil {
 		d.out = d.out[:start]

@@ -122,18 +122,19 @@ func (d *decoder) inKey(err error, kf *dynamic.Field, k mapKey) error {
 	return err
 }
 
-// finish completes err with its position in the stream and its path.
-func (d *decoder) finish(err error) error {
+// finish completes err with its position and its path; base places the
+// input in a stream.
+func (d *decoder) finish(err error, base streamPos) error {
 	e, ok := err.(*Error)
 	if !ok {
 		return err
 	}
 	line, col := lineCol(d.in, e.Offset)
 	if line == 1 {
-		col += d.base.col
+		col += base.col
 	}
-	e.Line, e.Col = line+d.base.line, col
-	e.Offset += d.base.off
+	e.Line, e.Col = line+base.line, col
+	e.Offset += base.off
 	var b strings.Builder
 	for i := len(d.segs) - 1; i >= 0; i-- {
 		b.WriteString(d.segs[i])

@@ -100,7 +100,7 @@ func (d *decoder) object(t *dynamic.Type, skipType bool) error {
 	}
 	d.pos++
 	d.big = d.big[:fr.big]
-	if d.noReq == 0 && !d.opts.AllowPartial && t.Desc.Syntax() != protoreflect.Proto3 {
+	if d.noReq == 0 && !d.partial && t.Desc.Syntax() != protoreflect.Proto3 {
 		return d.checkRequired(t, &fr, open)
 	}
 	return nil
@@ -120,7 +120,7 @@ func (d *decoder) colon() error {
 
 // unknown skips or rejects the value of the unknown key at keyOff.
 func (d *decoder) unknown(keyOff int) error {
-	if d.opts.DiscardUnknown {
+	if d.discard {
 		return d.skipValue(0)
 	}
 	return d.errAt(keyOff, "unknown field %s", d.tokenText(keyOff))
@@ -200,7 +200,7 @@ func (d *decoder) extension(t *dynamic.Type, name []byte, keyOff int) (*dynamic.
 	if len(name) < 2 || name[0] != '[' || name[len(name)-1] != ']' {
 		return nil, nil
 	}
-	xt, err := d.resolver.FindExtensionByName(protoreflect.FullName(name[1 : len(name)-1]))
+	xt, err := d.resolver().FindExtensionByName(protoreflect.FullName(name[1 : len(name)-1]))
 	if err != nil && err != protoregistry.NotFound {
 		return nil, d.errWrap(keyOff, err, "unable to resolve %s: %v", d.tokenText(keyOff), err)
 	}

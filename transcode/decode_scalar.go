@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/base64"
 	"math"
-	"slices"
 	"strconv"
 	"unsafe"
 
@@ -65,6 +64,9 @@ func (d *decoder) intField(f *dynamic.Field) error {
 // holding exactly one, with an exponent or zero fraction allowed when the
 // value is integral. Signed values come back sign-extended.
 func (d *decoder) intValue(bits int, unsigned bool, k protoreflect.Kind) (uint64, error) {
+	if v, ok := d.plainInt(bits, unsigned); ok {
+		return v, nil
+	}
 	start := d.pos
 	num, err := d.numberText(k)
 	if err != nil {
@@ -75,6 +77,58 @@ func (d *decoder) intValue(bits int, unsigned bool, k protoreflect.Kind) (uint64
 		return 0, d.errInvalid(start, k)
 	}
 	return v, nil
+}
+
+// plainInt consumes an integer written as up to 18 plain digits, quoted
+// or not, which is how integers mostly come, scanning and converting them
+// in one pass. It consumes nothing and returns false for anything else,
+// valid or not, which intValue then takes the long way.
+func (d *decoder) plainInt(bits int, unsigned bool) (uint64, bool) {
+	in, i := d.in, d.pos
+	quoted := i < len(in) && in[i] == '"'
+	if quoted {
+		i++
+	}
+	neg := i < len(in) && in[i] == '-'
+	if neg {
+		i++
+	}
+	start := i
+	var v uint64
+	for i < len(in) && i-start < 19 {
+		c := in[i] - '0'
+		if c > 9 {
+			break
+		}
+		v = v*10 + uint64(c)
+		i++
+	}
+	if n := i - start; n == 0 || n == 19 || n > 1 && in[start] == '0' {
+		return 0, false
+	}
+	if quoted {
+		if i >= len(in) || in[i] != '"' {
+			return 0, false
+		}
+		i++
+	} else if i < len(in) && isNotDelim(in[i]) {
+		return 0, false
+	}
+	switch {
+	case unsigned:
+		if neg && v != 0 || bits == 32 && v > math.MaxUint32 {
+			return 0, false
+		}
+	case neg:
+		if v > 1<<(bits-1) {
+			return 0, false
+		}
+		v = uint64(-int64(v))
+	case v > 1<<(bits-1)-1:
+		return 0, false
+	}
+	d.pos = i
+	return v, true
 }
 
 // numberText scans a JSON number or a string holding one and returns its
@@ -258,6 +312,11 @@ func (d *decoder) floatValue(f *dynamic.Field) error {
 
 // floatOf parses a floating-point value of the given size.
 func (d *decoder) floatOf(bits int, k protoreflect.Kind) (float64, error) {
+	if bits == 64 {
+		if v, ok := d.plainDouble(); ok {
+			return v, nil
+		}
+	}
 	start := d.pos
 	var num []byte
 	if d.skipWS() == '"' {
@@ -288,6 +347,57 @@ func (d *decoder) floatOf(bits int, k protoreflect.Kind) (float64, error) {
 		return 0, d.errInvalid(start, k)
 	}
 	return v, nil
+}
+
+// plainDouble consumes a double written as [-]digits[.digits] whose value
+// exactFloat64 can compute, scanning and converting it in one pass, or
+// consumes nothing and returns false.
+func (d *decoder) plainDouble() (float64, bool) {
+	in, i := d.in, d.pos
+	neg := i < len(in) && in[i] == '-'
+	if neg {
+		i++
+	}
+	var m uint64
+	digits, exp, start := 0, 0, i
+	for ; i < len(in); i++ {
+		c := in[i] - '0'
+		if c > 9 {
+			break
+		}
+		m = m*10 + uint64(c)
+		digits++
+	}
+	if digits == 0 || digits > 1 && in[start] == '0' { // leading zeros
+		return 0, false
+	}
+	if i+1 < len(in) && in[i] == '.' && in[i+1]-'0' <= 9 {
+		for i++; i < len(in); i++ {
+			c := in[i] - '0'
+			if c > 9 {
+				break
+			}
+			m = m*10 + uint64(c)
+			digits++
+			exp--
+		}
+	}
+	if digits > 19 || m>>52 != 0 || exp < -22 || i < len(in) && isNotDelim(in[i]) {
+		return 0, false
+	}
+	f := float64(m)
+	if neg {
+		f = -f
+	}
+	d.pos = i
+	return f / exactPow10(-exp), true
+}
+
+// exactPow10 returns 10^n for 0 <= n <= 22, the powers a double holds exactly.
+func exactPow10(n int) float64 {
+	p := [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+		1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+	return p[n]
 }
 
 // parseFloat converts the text of a JSON number to a float of the given
@@ -339,9 +449,7 @@ func exactFloat64(b []byte) (float64, bool) {
 	if neg {
 		f = -f
 	}
-	pow10 := [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-		1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
-	return f / pow10[-exp], true
+	return f / exactPow10(-exp), true
 }
 
 // boolValue parses and appends true or false.
@@ -415,26 +523,6 @@ func (d *decoder) bytesValue(f *dynamic.Field) error {
 	return d.errInvalid(start, f.Kind)
 }
 
-// appendBase64 appends the length and bytes that src decodes to with enc,
-// or nothing if it does not decode.
-func (d *decoder) appendBase64(enc *base64.Encoding, src []byte) bool {
-	max := enc.DecodedLen(len(src))
-	lenPos := len(d.out)
-	d.varint(uint64(max))
-	w := len(d.out) - lenPos
-	if cap(d.out)-len(d.out) < max {
-		d.out = slices.Grow(d.out, max)
-	}
-	n, err := enc.Decode(d.out[len(d.out):len(d.out)+max], src)
-	if err != nil {
-		d.out = d.out[:lenPos]
-		return false
-	}
-	d.out = d.out[:lenPos+w+n]
-	d.fixLen(lenPos, w, n)
-	return true
-}
-
 // enumNumber returns the number of the value of e named name. Most enums
 // number their first values from 0 without gaps, and comparing with those
 // names beats hashing.
@@ -463,7 +551,7 @@ func (d *decoder) enum(f *dynamic.Field) (bool, error) {
 		}
 		n, ok := enumNumber(f.Enum, d.stringValue(s))
 		if !ok {
-			if d.opts.DiscardUnknown {
+			if d.discard {
 				return false, nil
 			}
 			return false, d.errAt(start, "invalid value for enum %s: %s", f.Enum.Desc.FullName(), d.tokenText(start))

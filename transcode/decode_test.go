@@ -361,5 +361,46 @@ func TestExactFloat64(t *testing.T) {
 		if got, ok := parseFloat([]byte(s), 64); !ok || math.Float64bits(got) != math.Float64bits(want) {
 			t.Fatalf("parseFloat(%s) = %v, %v, strconv says %v", s, got, ok, want)
 		}
+		d := decoder{in: []byte(s + ",")}
+		if got, ok := d.plainDouble(); ok && (math.Float64bits(got) != math.Float64bits(want) || d.pos != len(s)) {
+			t.Fatalf("plainDouble(%s) = %v at %d, strconv says %v", s, got, d.pos, want)
+		}
+	}
+}
+
+// TestPlainInt checks the one-pass integer path against the general one.
+func TestPlainInt(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 6))
+	var samples []string
+	for _, s := range []string{"0", "-0", "00", "-", "", "1", "-1", "2147483647", "2147483648", "-2147483648", "-2147483649",
+		"4294967295", "4294967296", "9223372036854775807", "9223372036854775808", "18446744073709551615", "123456789012345678"} {
+		samples = append(samples, s, `"`+s+`"`, s+"x", s+".0")
+	}
+	for range 20000 {
+		s := strconv.FormatInt(r.Int64()>>r.IntN(64), 10)
+		if r.IntN(4) == 0 {
+			s = `"` + s + `"`
+		}
+		samples = append(samples, s)
+	}
+	for _, s := range samples {
+		for _, k := range []struct {
+			bits     int
+			unsigned bool
+		}{{32, false}, {64, false}, {32, true}, {64, true}} {
+			d := decoder{in: []byte(s + "}")}
+			got, ok := d.plainInt(k.bits, k.unsigned)
+			if !ok {
+				if d.pos != 0 {
+					t.Fatalf("plainInt(%s) fails after consuming %d bytes", s, d.pos)
+				}
+				continue
+			}
+			num := strings.Trim(s, `"`)
+			want, wantOK := parseInteger([]byte(num), k.bits, k.unsigned)
+			if !wantOK || got != want || d.pos != len(s) {
+				t.Fatalf("plainInt(%s, %d, %v) = %d at %d; parseInteger: %d, %v", s, k.bits, k.unsigned, got, d.pos, want, wantOK)
+			}
+		}
 	}
 }

@@ -74,6 +74,19 @@ func (d *decoder) scanString() (jsonString, error) {
 	i := d.pos + 1
 	s := jsonString{start: i}
 	for {
+		for i+16 <= len(in) {
+			m0 := specialMask(binary.LittleEndian.Uint64(in[i:]))
+			m1 := specialMask(binary.LittleEndian.Uint64(in[i+8:]))
+			if m0|m1 != 0 {
+				if m0 != 0 {
+					i += bits.TrailingZeros64(m0) >> 3
+				} else {
+					i += 8 + bits.TrailingZeros64(m1)>>3
+				}
+				goto special
+			}
+			i += 16
+		}
 		for i+8 <= len(in) {
 			m := specialMask(binary.LittleEndian.Uint64(in[i:]))
 			if m != 0 {

@@ -62,8 +62,7 @@ func (d *Decoder) Next(dst []byte) ([]byte, error) {
 		err = dec.errEOF(e-s, "unexpected end of input")
 	}
 	if err != nil {
-		dec.base = d.posOf(s)
-		return dst, dec.finish(err)
+		return dst, dec.finish(err, d.posOf(s))
 	}
 	return out, nil
 }

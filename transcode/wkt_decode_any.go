@@ -23,12 +23,12 @@ func (d *decoder) anyValue(t *dynamic.Type) error {
 		return err
 	case fields == 0:
 		return d.skipValue(0)
-	case url == nil && d.opts.DiscardUnknown:
+	case url == nil && d.discard:
 		return d.skipValue(0)
 	case url == nil:
 		return d.errAt(open, `missing "@type" field`)
 	}
-	mt, err := d.resolver.FindMessageByURL(string(url))
+	mt, err := d.resolver().FindMessageByURL(string(url))
 	if err != nil {
 		return d.errWrap(urlOff, err, "unable to resolve %s: %v", d.tokenText(urlOff), err)
 	}
@@ -168,7 +168,7 @@ func (d *decoder) anyWellKnown(t *dynamic.Type, wk wellKnown) error {
 // the bytes protojson puts in Any.value, or drops it when empty.
 func (d *decoder) canonicalAny(mt protoreflect.MessageType, mark, body, off int) error {
 	m := mt.New().Interface()
-	uo := proto.UnmarshalOptions{AllowPartial: true, Resolver: d.resolver}
+	uo := proto.UnmarshalOptions{AllowPartial: true, Resolver: d.resolver()}
 	if err := uo.Unmarshal(d.out[body:], m); err != nil {
 		return d.errWrap(off, err, "google.protobuf.Any value: %v", err)
 	}
