@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"math"
+	"slices"
 	"strconv"
 	"unsafe"
 
@@ -521,6 +522,26 @@ func (d *decoder) bytesValue(f *dynamic.Field) error {
 		return nil
 	}
 	return d.errInvalid(start, f.Kind)
+}
+
+// appendBase64 appends the length and bytes that src decodes to with enc
+// (one of the four standard encodings), or nothing if it does not decode.
+func (d *decoder) appendBase64(enc *base64.Encoding, src []byte) bool {
+	max := enc.DecodedLen(len(src))
+	lenPos := len(d.out)
+	d.varint(uint64(max))
+	w := len(d.out) - lenPos
+	if cap(d.out)-len(d.out) < max {
+		d.out = slices.Grow(d.out, max)
+	}
+	n, err := enc.Decode(d.out[len(d.out):len(d.out)+max], src)
+	if err != nil {
+		d.out = d.out[:lenPos]
+		return false
+	}
+	d.out = d.out[:lenPos+w+n]
+	d.fixLen(lenPos, w, n)
+	return true
 }
 
 // enumNumber returns the number of the value of e named name. Most enums
