@@ -118,6 +118,7 @@ type page struct {
 	Messages  []messageRow
 	Seconds   bool // whether there are time series to plot
 	SLOLine   bool // whether the plots draw the SLO's latency limit
+	Offered   bool // whether a run has an offered rate to plot
 	AnyErrors bool
 }
 
@@ -134,7 +135,7 @@ func newPage(opts HTMLOptions, runs []Run, assets pageAssets) (*page, error) {
 		Settings: opts.Settings, CSS: template.CSS(strings.Join(assets.css, "\n")), Data: template.JS(data),
 		Summary: summaryRows(d), Verdicts: verdictsOf(d, runs, opts.SLO), Steps: stepsOf(d),
 		Details: detailRows(d), Messages: messageRows(d),
-		Seconds: len(d.Seconds) > 0, SLOLine: d.SLOLimit > 0, AnyErrors: anyErrors(runs),
+		Seconds: len(d.Seconds) > 0, SLOLine: d.SLOLimit > 0, Offered: anyOffered(runs), AnyErrors: anyErrors(runs),
 	}
 	for _, s := range assets.scripts {
 		p.Scripts = append(p.Scripts, template.JS(s))
@@ -159,6 +160,15 @@ func contentSecurityPolicy(scripts []string) string {
 func anyErrors(runs []Run) bool {
 	for _, r := range runs {
 		if r.Result.Errors > 0 || r.Result.NotSent > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func anyOffered(runs []Run) bool {
+	for _, r := range runs {
+		if r.Result.Offered > 0 || len(r.Result.Steps) > 0 {
 			return true
 		}
 	}

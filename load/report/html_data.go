@@ -269,7 +269,7 @@ func seriesOf(r *load.Result, n int) htmlSeries {
 		if p.Calls > 0 {
 			lat = [4]*float64{num(ms(p.P50)), num(ms(p.P90)), num(ms(p.P99)), num(ms(p.Max))}
 		}
-		s.add(num(p.Rate()), offeredAt(r, p.At), num(float64(p.Errors)), num(float64(p.NotSent)), lat[0], lat[1], lat[2], lat[3])
+		s.add(num(p.Rate()), offeredIn(r, p), num(float64(p.Errors)), num(float64(p.NotSent)), lat[0], lat[1], lat[2], lat[3])
 	}
 	return s
 }
@@ -281,22 +281,43 @@ func (s *htmlSeries) add(rps, offered, errors, notSent, p50, p90, p99, maxMS *fl
 	s.P99MS, s.MaxMS = append(s.P99MS, p99), append(s.MaxMS, maxMS)
 }
 
-// offeredAt is the pacer's rate at offset at: the rate of the step under
-// way, the run's constant rate, or nil in closed loop and once the run's
-// measured time is over.
-func offeredAt(r *load.Result, at time.Duration) *float64 {
-	if at >= r.Duration {
+// offeredIn is the pacer's mean rate over the point p (within the run's
+// measured time): the steps' rates weighted by their overlap with it, or
+// the run's constant rate; nil in closed loop and past the measured time.
+func offeredIn(r *load.Result, p load.Point) *float64 {
+	from, to := p.At, min(p.At+max(p.Length, 0), r.Duration)
+	switch {
+	case from >= r.Duration:
 		return nil
+	case len(r.Steps) == 0 && r.Offered > 0:
+		return num(r.Offered)
+	case len(r.Steps) == 0:
+		return nil
+	case to <= from:
+		return num(r.Steps[stepAt(r, from)].Offered)
 	}
-	for i := len(r.Steps) - 1; i >= 0; i-- {
-		if at >= stepOffset(r, i) {
-			return num(r.Steps[i].Offered)
+	var calls float64
+	for i, s := range r.Steps {
+		start := stepOffset(r, i)
+		end := r.Duration
+		if i+1 < len(r.Steps) {
+			end = stepOffset(r, i+1)
+		}
+		if lo, hi := max(start, from), min(end, to); hi > lo {
+			calls += s.Offered * (hi - lo).Seconds()
 		}
 	}
-	if r.Offered > 0 {
-		return num(r.Offered)
+	return num(calls / (to - from).Seconds())
+}
+
+// stepAt is the index of r's step under way at offset at.
+func stepAt(r *load.Result, at time.Duration) int {
+	for i := len(r.Steps) - 1; i > 0; i-- {
+		if at >= stepOffset(r, i) {
+			return i
+		}
 	}
-	return nil
+	return 0
 }
 
 // spectrumOf is the latency at each quantile q (at x = 1/(1-q)) while x is

@@ -202,6 +202,30 @@ func TestHTMLDataMatchesResult(t *testing.T) {
 	}
 }
 
+// With steps shorter than the series' seconds, a second's offered rate is
+// the mean of the steps' rates over it, and throughput by step is shared
+// out in proportion.
+func TestHTMLShortSteps(t *testing.T) {
+	step := 750 * time.Millisecond
+	r := &load.Result{Start: t0, Duration: 3 * step, Corrected: load.NewHistogram()}
+	for i, rate := range []float64{200, 400, 600} {
+		r.Steps = append(r.Steps, &load.Result{Start: t0.Add(time.Duration(i) * step), Duration: step, Offered: rate, Corrected: load.NewHistogram()})
+	}
+	for i, calls := range []int64{250, 500, 150} {
+		r.Series = append(r.Series, load.Point{At: time.Duration(i) * time.Second, Length: time.Second, Calls: calls})
+	}
+	d := renderHTML(t, HTMLOptions{}, Run{Name: "short", Result: r}).data.Runs[0]
+	for i, want := range []float64{250, 500, 600} {
+		if !eqf(d.Series.Offered[i], want) {
+			t.Errorf("offered rate of second %d: %v, want %v", i, *d.Series.Offered[i], want)
+		}
+	}
+	// Step 2 (0.75 s to 1.5 s) saw a quarter of second 0's 250 calls and half of second 1's 500.
+	if got, want := d.Steps[1].ThroughputRPS, (250.0/4+500.0/2)/0.75; got != want {
+		t.Errorf("step 2's throughput %v, want %v", got, want)
+	}
+}
+
 // The spectrum follows the histogram up to 1 in (number of calls), ends
 // at the maximum, and is null beyond.
 func TestHTMLSpectrum(t *testing.T) {

@@ -99,8 +99,8 @@
   }
 
   // chart draws one uPlot into the element id, if the page has it.
-  // cfg: x, xLabel, xFmt, xLog, xSplits, y {label, fmt (ticks), value
-  // (legend), log, range},
+  // cfg: x, xLabel, xFmt, xLog, xSplits, xIncrs, y {label, fmt (ticks),
+  // value (legend), log, range},
   // right {label, fmt} (the scale "r"), series [{label, colour, dash,
   // width, points, data, right, fmt}], draw (a hook), sync, height.
   function chart(t, id, cfg) {
@@ -118,6 +118,7 @@
     var x = axis(cfg.xLabel, cfg.xFmt);
     x.size = 42;
     if (cfg.xSplits) x.splits = cfg.xSplits;
+    if (cfg.xIncrs) x.incrs = cfg.xIncrs;
     var axes = [x, axis(cfg.y.label, cfg.y.fmt)];
     var scales = { x: { time: false }, y: {} };
     if (cfg.xLog) scales.x.distr = 3;
@@ -214,6 +215,9 @@
     return [Math.pow(10, Math.floor(Math.log10(lo))), Math.pow(10, Math.ceil(Math.log10(hi)))];
   }
 
+  // Tick steps of the time axes: whole seconds.
+  var seconds = [1, 2, 5, 10, 15, 20, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200];
+
   function stepLines(t, r) {
     return function (u) {
       (r.summary.step_starts_s || []).forEach(function (s, k) { if (k > 0) vline(u, s, t.grid, [3, 3]); });
@@ -227,7 +231,7 @@
     data.runs.forEach(function (r, i) {
       var c = runColour(t, i);
       chart(t, "plot-time-" + i, {
-        x: data.seconds, xLabel: "seconds", y: { label: "latency", fmt: latTick, value: lat, log: true, range: range ? function () { return range; } : null },
+        x: data.seconds, xLabel: "seconds", xIncrs: seconds, y: { label: "latency", fmt: latTick, value: lat, log: true, range: range ? function () { return range; } : null },
         series: [
           { label: "max", colour: t.muted, width: 1, data: r.series.max_ms },
           { label: "p99", colour: c, width: 2, data: r.series.p99_ms },
@@ -255,7 +259,7 @@
       if (has(r.series.not_sent)) series.push({ label: "not sent", colour: c, dash: [2, 2], width: 1, right: true, data: r.series.not_sent });
     });
     chart(t, "plot-rate", {
-      x: data.seconds, xLabel: "seconds", y: { label: "calls/s", fmt: rate, range: function (u, lo, hi) { return [0, Math.max(hi, 1) * 1.05]; } },
+      x: data.seconds, xLabel: "seconds", xIncrs: seconds, y: { label: "calls/s", fmt: rate, range: function (u, lo, hi) { return [0, Math.max(hi, 1) * 1.05]; } },
       right: errors ? { label: "errors/s", fmt: rate } : null, series: series, sync: "time"
     });
   }
