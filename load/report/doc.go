@@ -1,7 +1,8 @@
 // Package report renders load Results: a console summary in the shape of
 // ghz's with wrk2's detailed percentile spectrum, JSON, CSV, HdrHistogram
 // interval logs (written, read and merged), SLO verdicts with the capacity
-// and knee of a ramp, and side-by-side comparisons.
+// and knee of a ramp, side-by-side comparisons, and a self-contained HTML
+// page with plots comparing several runs (WriteHTML).
 //
 // Units: JSON and CSV give durations as float milliseconds, in fields and
 // columns named with an "_ms" suffix, and rates as calls per second
