@@ -26,9 +26,10 @@ const smallMap = 16
 
 // mapKeys are the keys of one map seen so far.
 type mapKeys struct {
-	small [smallMap]mapKey
-	n     int
-	big   map[string]struct{}
+	n   int
+	v   [smallMap]uint64     // the numbers, or the fingerprints of the strings
+	s   [smallMap]jsonString // the strings
+	big map[string]struct{}
 }
 
 // mapField parses a JSON object of the map field f, one entry per key.
@@ -82,7 +83,7 @@ func (d *decoder) mapField(f *dynamic.Field) error {
 // protojson does (strconv's rules for numbers).
 func (d *decoder) parseKey(kf *dynamic.Field, ks jsonString, keyOff int) (mapKey, error) {
 	if kf.Kind == protoreflect.StringKind {
-		return mapKey{v: fingerprint(d.in[ks.start:ks.end]), s: ks, isStr: true}, nil
+		return mapKey{v: fingerprint(d.stringValue(ks)), s: ks, isStr: true}, nil
 	}
 	name := d.stringValue(ks)
 	s := unsafe.String(unsafe.SliceData(name), len(name))
@@ -116,14 +117,15 @@ func (d *decoder) parseKey(kf *dynamic.Field, ks jsonString, keyOff int) (mapKey
 	return mapKey{v: v}, nil
 }
 
-// dupKey reports whether k is among keys.
+// dupKey reports whether k is among keys. Keys with the same value have
+// the same number or fingerprint, whatever their escapes.
 func (d *decoder) dupKey(keys *mapKeys, k mapKey) bool {
 	if keys.big != nil {
 		_, dup := keys.big[d.keyString(k)]
 		return dup
 	}
-	for _, x := range keys.small[:keys.n] {
-		if d.sameKey(x, k) {
+	for i, v := range keys.v[:keys.n] {
+		if v == k.v && (!k.isStr || d.sameString(keys.s[i], k.s)) {
 			return true
 		}
 	}
@@ -133,27 +135,25 @@ func (d *decoder) dupKey(keys *mapKeys, k mapKey) bool {
 // addKey adds k to keys.
 func (d *decoder) addKey(keys *mapKeys, k mapKey) {
 	if keys.n < smallMap {
-		keys.small[keys.n] = k
+		keys.v[keys.n], keys.s[keys.n] = k.v, k.s
 		keys.n++
 		return
 	}
 	if keys.big == nil {
 		keys.big = make(map[string]struct{}, 4*smallMap)
-		for _, x := range keys.small {
-			keys.big[d.keyString(x)] = struct{}{}
+		for i := range keys.n {
+			keys.big[d.keyString(mapKey{v: keys.v[i], s: keys.s[i], isStr: k.isStr})] = struct{}{}
 		}
 	}
 	keys.big[d.keyString(k)] = struct{}{}
 }
 
-func (d *decoder) sameKey(x, y mapKey) bool {
-	if !x.isStr {
-		return x.v == y.v
+// sameString reports whether two scanned strings have the same value.
+func (d *decoder) sameString(x, y jsonString) bool {
+	if !x.esc && !y.esc {
+		return bytes.Equal(d.in[x.start:x.end], d.in[y.start:y.end])
 	}
-	if !x.s.esc && !y.s.esc {
-		return x.v == y.v && bytes.Equal(d.in[x.s.start:x.s.end], d.in[y.s.start:y.s.end])
-	}
-	return d.keyString(x) == d.keyString(y)
+	return string(d.stringValue(x)) == string(appendUnescaped(nil, d.in[y.start:y.end]))
 }
 
 // fingerprint sums up a string key, to tell most different keys apart
