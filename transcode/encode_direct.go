@@ -209,8 +209,7 @@ func (e *encoder) startRun(cur *run, r *rec) error {
 		}
 		return nil
 	}
-	recs := [1]rec{*r}
-	return e.single(f, recs[:])
+	return e.single(f, r)
 }
 
 // extendRun prints a further record of a list or collects a map entry.
@@ -218,8 +217,7 @@ func (e *encoder) extendRun(cur *run, r *rec) error {
 	f := cur.f
 	switch f.op {
 	case opList:
-		recs := [1]rec{*r}
-		n, err := e.elements(f, recs[:], cur.n)
+		n, err := e.element(f, r, cur.n)
 		cur.n = n
 		return err
 	case opMap:

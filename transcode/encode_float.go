@@ -75,10 +75,16 @@ func shortDecimal64(f float64) (m uint64, k int, ok bool) {
 	}
 	r := math.RoundToEven(a * pow10[k])
 	m = uint64(r)
-	for k >= 4 && m%10000 == 0 {
-		m, k = m/10000, k-4
+	for k >= 8 && m%1e8 == 0 {
+		m, k = m/1e8, k-8
 	}
-	for k > 0 && m%10 == 0 {
+	if k >= 4 && m%1e4 == 0 {
+		m, k = m/1e4, k-4
+	}
+	if k >= 2 && m%100 == 0 {
+		m, k = m/100, k-2
+	}
+	if k >= 1 && m%10 == 0 {
 		m, k = m/10, k-1
 	}
 	if float64(m)/pow10[k] != a {
@@ -120,7 +126,7 @@ func appendDecimal(out []byte, f float64, m uint64, k int) []byte {
 		out = append(out, '-')
 	}
 	if k == 0 {
-		return strconv.AppendUint(out, m, 10)
+		return appendUint(out, m)
 	}
 	var buf [24]byte
 	i := len(buf)

@@ -134,3 +134,19 @@ func TestStringEscapesMatchProtojson(t *testing.T) {
 		}
 	}
 }
+
+func TestIntFormat(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	vals := []int64{0, 1, 9, 10, 99, 100, 101, 999, 1000, math.MaxInt64, math.MinInt64, -1, -10, math.MaxInt32, math.MinInt32}
+	for range 100000 {
+		vals = append(vals, int64(r.Uint64())>>r.IntN(64))
+	}
+	for _, v := range vals {
+		if got, want := string(appendInt(nil, v)), strconv.FormatInt(v, 10); got != want {
+			t.Fatalf("appendInt(%d) = %s", v, got)
+		}
+		if got, want := string(appendUint(nil, uint64(v))), strconv.FormatUint(uint64(v), 10); got != want {
+			t.Fatalf("appendUint(%d) = %s", uint64(v), got)
+		}
+	}
+}

@@ -106,11 +106,12 @@ func (e *encoder) newline() {
 // \u00XX (lower case hex) otherwise; nothing else. It checks that s is
 // UTF-8 on the way and reports false if not.
 //
-// Eight bytes are tested at a time: a byte below 0x20, or one equal to '"'
-// or '\\' (zero after an xor), sets its high bit in the mask, as does a
-// byte from 0x80 on. Borrows can set bits above a true hit but never below
-// the first, so the lowest bit set is the first byte to look at. Runs that
-// need nothing are copied whole.
+// Eight bytes are tested at a time: a byte from 0x80 on sets its high bit
+// in the mask, as does a byte below 0x20 (less 0x20 it wraps), and one
+// equal to '"' or '\\' (zero after an xor, it wraps less one); the other
+// bytes below 0x80 stay below it after the subtractions. Borrows can set
+// bits above a true hit but never below the first, so the lowest bit set
+// is the first byte to look at. Runs that need nothing are copied whole.
 func (e *encoder) str(s []byte) bool {
 	const (
 		ones  = 0x0101010101010101
@@ -123,7 +124,7 @@ func (e *encoder) str(s []byte) bool {
 			x := binary.LittleEndian.Uint64(s[i:])
 			q := x ^ (ones * '"')
 			bs := x ^ (ones * '\\')
-			m := (((x - ones*0x20) &^ x) | ((q - ones) &^ q) | ((bs - ones) &^ bs) | x) & highs
+			m := ((x - ones*0x20) | x | (q - ones) | (bs - ones)) & highs
 			if m == 0 {
 				i += 8
 				continue

@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"math"
 	"slices"
-	"strconv"
 	"unicode/utf8"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -269,9 +268,9 @@ func (e *encoder) mapKey(f *fieldPlan, en *entry) error {
 			e.out = append(e.out, `"false"`...)
 		}
 	case isSigned(kf.kind):
-		e.out = append(strconv.AppendInt(append(e.out, '"'), int64(en.key^signBit), 10), '"')
+		e.out = append(appendInt(append(e.out, '"'), int64(en.key^signBit)), '"')
 	default:
-		e.out = append(strconv.AppendUint(append(e.out, '"'), en.key, 10), '"')
+		e.out = append(appendUint(append(e.out, '"'), en.key), '"')
 	}
 	return nil
 }

@@ -66,8 +66,8 @@ func (e *encoder) object(p *plan, recs []rec, ones []int32, typeURL []byte) erro
 		}
 		f := &p.fields[idx]
 		var err error
-		if j == i+1 && f.oneof < 0 {
-			err = e.single(f, recs[i:j])
+		if j == i+1 && f.oneof < 0 && f.op < opList {
+			err = e.single(f, &recs[i])
 		} else {
 			err = e.field(f, idx, recs[i:j], ones)
 		}
@@ -86,8 +86,7 @@ func (e *encoder) object(p *plan, recs []rec, ones []int32, typeURL []byte) erro
 
 // single prints field f, not in a oneof, with one record r: the common
 // case, with the common kinds handled here.
-func (e *encoder) single(f *fieldPlan, recs []rec) error {
-	r := &recs[0]
+func (e *encoder) single(f *fieldPlan, r *rec) error {
 	switch f.op {
 	case opString:
 		if r.end == r.start && !f.presence && !e.unpop {
@@ -112,8 +111,15 @@ func (e *encoder) single(f *fieldPlan, recs []rec) error {
 			return e.within(err, f, -1)
 		}
 		return nil
+	case opBytes:
+		if r.end == r.start && !f.presence && !e.unpop {
+			return nil
+		}
+		e.key(f)
+		e.bytes(e.b[r.start:r.end])
+		return nil
 	}
-	return e.fieldValue(f, recs)
+	panic("transcode: single on a repeated field") // callers check f.op
 }
 
 // field prints the records recs of field f (index idx).
@@ -253,29 +259,33 @@ func (e *encoder) list(f *fieldPlan, recs []rec) error {
 // elements prints the elements of a repeated field and counts them.
 func (e *encoder) elements(f *fieldPlan, recs []rec, n int) (int, error) {
 	for i := range recs {
-		r := &recs[i]
-		switch {
-		case f.packable && protowire.Type(r.wt()) == protowire.BytesType:
-			m, err := e.packed(f, r)
-			if err != nil {
-				return 0, err
-			}
-			n += m
-		case f.sub != nil:
-			e.elem()
-			if err := e.messageAt(f.sub, r.start, r.end); err != nil {
-				return 0, e.within(err, f, n)
-			}
-			n++
-		default:
-			e.elem()
-			if err := e.scalar(f, r); err != nil {
-				return 0, err
-			}
-			n++
+		var err error
+		if n, err = e.element(f, &recs[i], n); err != nil {
+			return 0, err
 		}
 	}
 	return n, nil
+}
+
+// element prints the element of record r, the n-th of its list (or for a
+// packed run its elements), and returns the new count.
+func (e *encoder) element(f *fieldPlan, r *rec, n int) (int, error) {
+	switch {
+	case f.packable && protowire.Type(r.wt()) == protowire.BytesType:
+		m, err := e.packed(f, r)
+		return n + m, err
+	case f.sub != nil:
+		e.elem()
+		if err := e.messageAt(f.sub, r.start, r.end); err != nil {
+			return n, e.within(err, f, n)
+		}
+	default:
+		e.elem()
+		if err := e.scalar(f, r); err != nil {
+			return n, err
+		}
+	}
+	return n + 1, nil
 }
 
 // packed prints the elements of a packed run.

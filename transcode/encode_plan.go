@@ -84,10 +84,18 @@ var (
 	plansMu sync.Mutex
 )
 
+// lastPlan remembers the plan looked up last, which saves the map lookup
+// when one type is converted over and over.
+var lastPlan atomic.Pointer[plan]
+
 // planOf returns the plan of t, building it and those of every message it
 // reaches on first use.
 func planOf(t *dynamic.Type) *plan {
+	if p := lastPlan.Load(); p != nil && p.t == t {
+		return p
+	}
 	if p, ok := plans.Load(t); ok {
+		lastPlan.Store(p.(*plan))
 		return p.(*plan)
 	}
 	plansMu.Lock()

@@ -3,7 +3,6 @@ package transcode
 import (
 	"encoding/base64"
 	"math"
-	"strconv"
 
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -29,17 +28,17 @@ func (e *encoder) bits(f *fieldPlan, v uint64) {
 	out := e.out
 	switch f.kind {
 	case protoreflect.Int32Kind, protoreflect.Sfixed32Kind:
-		out = strconv.AppendInt(out, int64(int32(v)), 10)
+		out = appendInt(out, int64(int32(v)))
 	case protoreflect.Sint32Kind:
-		out = strconv.AppendInt(out, int64(int32(protowire.DecodeZigZag(v&math.MaxUint32))), 10)
+		out = appendInt(out, int64(int32(protowire.DecodeZigZag(v&math.MaxUint32))))
 	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
-		out = strconv.AppendUint(out, uint64(uint32(v)), 10)
+		out = appendUint(out, uint64(uint32(v)))
 	case protoreflect.Int64Kind, protoreflect.Sfixed64Kind:
-		out = append(strconv.AppendInt(append(out, '"'), int64(v), 10), '"')
+		out = append(appendInt(append(out, '"'), int64(v)), '"')
 	case protoreflect.Sint64Kind:
-		out = append(strconv.AppendInt(append(out, '"'), protowire.DecodeZigZag(v), 10), '"')
+		out = append(appendInt(append(out, '"'), protowire.DecodeZigZag(v)), '"')
 	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
-		out = append(strconv.AppendUint(append(out, '"'), v, 10), '"')
+		out = append(appendUint(append(out, '"'), v), '"')
 	case protoreflect.BoolKind:
 		if v != 0 {
 			out = append(out, "true"...)
@@ -67,7 +66,7 @@ func (e *encoder) appendEnum(out []byte, f *fieldPlan, n protoreflect.EnumNumber
 			return append(out, q...)
 		}
 	}
-	return strconv.AppendInt(out, int64(n), 10)
+	return appendInt(out, int64(n))
 }
 
 // zero prints the zero value of a scalar field without presence.
@@ -85,4 +84,40 @@ func (e *encoder) bytes(b []byte) {
 	e.out = append(e.out, '"')
 	e.out = base64.StdEncoding.AppendEncode(e.out, b)
 	e.out = append(e.out, '"')
+}
+
+// digitPairs holds "00" to "99".
+const digitPairs = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+
+// appendUint appends v in decimal, two digits at a time, as
+// strconv.AppendUint does but without its layers of calls.
+func appendUint(out []byte, v uint64) []byte {
+	if v < 10 {
+		return append(out, byte('0'+v))
+	}
+	var buf [20]byte
+	i := len(buf)
+	for v >= 100 {
+		q := v / 100
+		d := (v - q*100) * 2
+		i -= 2
+		buf[i], buf[i+1] = digitPairs[d], digitPairs[d+1]
+		v = q
+	}
+	if v >= 10 {
+		i -= 2
+		buf[i], buf[i+1] = digitPairs[v*2], digitPairs[v*2+1]
+	} else {
+		i--
+		buf[i] = byte('0' + v)
+	}
+	return append(out, buf[i:]...)
+}
+
+// appendInt appends v in decimal.
+func appendInt(out []byte, v int64) []byte {
+	if v < 0 {
+		return appendUint(append(out, '-'), uint64(-v))
+	}
+	return appendUint(out, uint64(v))
 }

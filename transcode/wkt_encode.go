@@ -2,7 +2,6 @@ package transcode
 
 import (
 	"fmt"
-	"strconv"
 	"time"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -117,7 +116,7 @@ func (e *encoder) duration(p *plan, recs []rec) error {
 		out = append(out, '-')
 		secs, nanos = -secs, -nanos
 	}
-	out = strconv.AppendInt(out, secs, 10)
+	out = appendInt(out, secs)
 	out = appendNanos(out, nanos)
 	e.out = append(out, 's', '"')
 	return nil
