@@ -112,11 +112,8 @@ type encoder struct {
 	level      int // nesting of objects and arrays, for indentation
 	depth      int // messages still allowed below this one
 	partial    int // > 0 inside an Any, where required fields are not checked
-	// The direct path's budget: input bytes of messages it gave up on, and
-	// past the limit only the general path runs.
-	wasted, budget int
-	slowOnly       bool
-	opts           MarshalOptions
+	discarded  int // output the direct path printed and rolled back
+	opts       MarshalOptions
 }
 
 // rec is one record of a known field (or a possible extension), with the
@@ -144,7 +141,6 @@ func (e *encoder) reset(o MarshalOptions, b, dst []byte) {
 	e.protoNames, e.enumNums, e.unpop = o.UseProtoNames, o.UseEnumNumbers, o.EmitUnpopulated
 	e.indent = o.Indent
 	e.level, e.depth, e.partial = 0, wire.DefaultMaxDepth, 0
-	e.wasted, e.budget, e.slowOnly = 0, 2*len(b)+4096, false
 	e.opts = o
 }
 

@@ -7,36 +7,33 @@ import (
 // The direct path prints a message as its records come, in one pass with no
 // record table, when they come the way serializers write them: in field
 // order, each field once or (lists and maps) in one run, one member per
-// oneof. Anything else (a field again later, a split sub-message, a second
-// oneof member, an extension) makes it give up: the output is rolled back
-// and the general path (scan, then print in declaration order) does the
-// message. The work thrown away is bounded: past a budget in proportion to
-// the input, only the general path runs.
+// oneof, no extensions. Anything else needs the general path (scan, then
+// print in declaration order).
 //
-// An error is final when no later record can change the value that failed
-// (no later record of the field or of its oneof): the general path would
-// fail too. Otherwise the direct path gives up and lets the general path
-// decide. Malformed records are always final.
+// A message with sub-messages is checked first (regular: a walk over its
+// own records, sub-messages skipped by length), so that the direct path
+// never gives up after printing them: giving up there would print them
+// again, and at every level of a deep message. Its errors are then final:
+// no later record replaces the value that failed (map values are chosen
+// before they print), so the general path would fail too. A message
+// without sub-messages is tried straight away, and on any surprise or
+// error its output is rolled back and the general path does it, which
+// costs at most one more pass over its own bytes.
 
 // messageAt prints the message of p in b[start:end].
 func (e *encoder) messageAt(p *plan, start, end int32) error {
-	if p.direct && !e.slowOnly {
+	if p.direct {
 		mark, level := len(e.out), e.level
 		ok, err := e.direct(p, start, end)
 		if ok || err != nil {
 			return err
 		}
+		e.discarded += len(e.out) - mark
 		e.out, e.level = e.out[:mark], level
-		if e.wasted += int(end - start); e.wasted > e.budget {
-			e.slowOnly = true
-		}
 	}
 	lo, hi := e.pushSpan(start, end)
 	err := e.message(p, lo, hi, nil)
 	e.spans = e.spans[:lo]
-	if err != nil {
-		e.slowOnly = true // the enclosing messages fail too: no more tries
-	}
 	return err
 }
 
@@ -52,7 +49,7 @@ type run struct {
 // direct prints the message of p in b[start:end] if its records allow, and
 // reports whether it did, or a final error.
 func (e *encoder) direct(p *plan, start, end int32) (bool, error) {
-	if e.depth == 0 {
+	if e.depth == 0 || p.hasSub && !e.regular(p, start, end) {
 		return false, nil
 	}
 	e.depth--
@@ -124,12 +121,12 @@ func (e *encoder) directFields(p *plan, start, end int32) (bool, error) {
 		r := rec{idx: idx, aux: uint32(wt), start: int32(vs), end: int32(ve)}
 		if idx == cur.idx {
 			if err := e.extendRun(&cur, &r); err != nil {
-				return false, e.finalErr(p, &cur, b, pos, err)
+				return false, final(p, err)
 			}
 			continue
 		}
 		if err := e.endRun(&cur); err != nil {
-			return false, e.finalErr(p, &cur, b, pos, err)
+			return false, final(p, err)
 		}
 		if e.unpop {
 			for k := cur.idx + 1; k < idx; k++ {
@@ -145,11 +142,11 @@ func (e *encoder) directFields(p *plan, start, end int32) (bool, error) {
 		}
 		cur = run{f: f, idx: idx}
 		if err := e.startRun(&cur, &r); err != nil {
-			return false, e.finalErr(p, &cur, b, pos, err)
+			return false, final(p, err)
 		}
 	}
 	if err := e.endRun(&cur); err != nil {
-		return false, err
+		return false, final(p, err)
 	}
 	if e.unpop {
 		for k := int(cur.idx) + 1; k < len(p.fields); k++ {
@@ -160,25 +157,50 @@ func (e *encoder) directFields(p *plan, start, end int32) (bool, error) {
 	return true, nil
 }
 
-// finalErr returns err if it is final: no record from pos on is of field
-// cur or of its oneof (such a record would replace or merge with the value
-// that failed); or nil, to give up.
-func (e *encoder) finalErr(p *plan, cur *run, b []byte, pos int, err error) error {
-	if _, ok := err.(*Error); !ok {
+// final returns err if it is final, for a message that regular checked;
+// otherwise nil, to give up.
+func final(p *plan, err error) error {
+	if !p.hasSub || err == errAgain {
 		return nil
 	}
-	for pos < len(b) {
-		num, wt, _, _, next, perr := e.record(b, pos)
-		if perr != nil {
-			return nil // the general path finds the first error
+	return err
+}
+
+// regular reports whether the records of the message of p in b[start:end]
+// suit the direct path: known fields in declaration order, singular ones
+// once, one member per oneof, no extensions, nothing malformed (the general
+// path reports that).
+func (e *encoder) regular(p *plan, start, end int32) bool {
+	b := e.b[:end]
+	last := int32(-1)
+	var oneofs uint64
+	for pos := int(start); pos < len(b); {
+		num, wt, _, _, next, err := e.next(b, pos)
+		if err != nil {
+			return false
 		}
 		pos = next
 		idx := p.tagIndex(num, wt)
-		if idx == cur.idx || idx >= 0 && cur.f.oneof >= 0 && p.fields[idx].oneof == cur.f.oneof {
-			return nil
+		switch {
+		case idx == tagSkip:
+			continue
+		case idx < last || idx == tagExtension:
+			return false
+		case idx == last:
+			if p.fields[idx].op < opList {
+				return false
+			}
+			continue
 		}
+		if o := p.fields[idx].oneof; o >= 0 {
+			if oneofs&(1<<o) != 0 {
+				return false
+			}
+			oneofs |= 1 << o
+		}
+		last = idx
 	}
-	return err
+	return true
 }
 
 // errAgain is extendRun's report of a singular field seen again, which

@@ -30,8 +30,9 @@ type plan struct {
 	messageSet bool
 	// direct says the direct path may try messages of this type: no special
 	// JSON form, no required fields, declaration order the number order
-	// serializers write, at most 64 oneofs.
-	direct bool
+	// serializers write, at most 64 oneofs. hasSub says some field holds
+	// messages.
+	direct, hasSub bool
 	// ratio is the last output size per input byte, in sixteenths, for
 	// sizing Marshal's buffer in one allocation.
 	ratio atomic.Uint32
@@ -152,6 +153,11 @@ func (b *planBuilder) build(t *dynamic.Type) *plan {
 		p.tags[c] = p.tagIndex(protowire.Number(c>>3), protowire.Type(c&7))
 	}
 	p.direct = !p.wkt.special() && !p.messageSet && len(p.required) == 0 && p.oneofs <= 64 && numberOrder(p)
+	for i := range p.fields {
+		if f := &p.fields[i]; f.sub != nil && (!f.isMap || f.val.sub != nil) {
+			p.hasSub = true
+		}
+	}
 	return p
 }
 
