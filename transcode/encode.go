@@ -17,17 +17,26 @@ func Marshal(t *dynamic.Type, wire []byte) ([]byte, error) {
 }
 
 // Marshal converts wire, the protobuf binary form of a message of type t,
-// to JSON. The result is one new slice, sized from the sizes of earlier
-// results of the same type.
+// to JSON. The JSON is printed into a pooled buffer and copied into the
+// result, one allocation of the exact size.
 func (o MarshalOptions) Marshal(t *dynamic.Type, wire []byte) ([]byte, error) {
-	p := planOf(t)
-	dst := make([]byte, 0, p.sizeGuess(len(wire)))
-	out, err := o.marshal(dst, p, wire)
+	buf := outputs.Get().(*[]byte)
+	out, err := o.marshal((*buf)[:0], planOf(t), wire)
+	var res []byte
 	if err == nil {
-		p.learnSize(len(wire), len(out))
+		res = append([]byte(nil), out...)
 	}
-	return out, err
+	if cap(out) <= maxPooledOutput {
+		*buf = out[:0]
+	}
+	outputs.Put(buf)
+	return res, err
 }
+
+// outputs pools Marshal's print buffers, up to maxPooledOutput bytes.
+var outputs = sync.Pool{New: func() any { return new([]byte) }}
+
+const maxPooledOutput = 1 << 20
 
 // MarshalAppend is Marshal appending to dst; it allocates nothing when dst
 // has room for the result. On error it returns dst unchanged.
@@ -53,23 +62,6 @@ func (o MarshalOptions) marshal(dst []byte, p *plan, b []byte) ([]byte, error) {
 		return dst, err
 	}
 	return e.out, nil
-}
-
-// sizeGuess returns the capacity to allocate for the JSON of n wire bytes.
-func (p *plan) sizeGuess(n int) int {
-	r := int(p.ratio.Load())
-	return n*r/16 + n*r/128 + 64
-}
-
-// learnSize records the output per input byte of the last message.
-func (p *plan) learnSize(in, out int) {
-	if in == 0 {
-		return
-	}
-	r := min(out*16/in+1, 64*16)
-	if uint32(r) != p.ratio.Load() {
-		p.ratio.Store(uint32(r))
-	}
 }
 
 // scratches pools the stacks of conversions in flight.

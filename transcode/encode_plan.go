@@ -33,9 +33,6 @@ type plan struct {
 	// serializers write, at most 64 oneofs. hasSub says some field holds
 	// messages.
 	direct, hasSub bool
-	// ratio is the last output size per input byte, in sixteenths, for
-	// sizing Marshal's buffer in one allocation.
-	ratio atomic.Uint32
 }
 
 // fieldPlan is one field of a plan, or an extension.
@@ -126,7 +123,6 @@ func (b *planBuilder) build(t *dynamic.Type) *plan {
 	}
 	md := t.Desc
 	p := &plan{t: t, name: md.FullName(), oneofs: len(t.Oneofs), wkt: wellKnownOf(md.FullName()), extRanges: md.ExtensionRanges()}
-	p.ratio.Store(3 * 16)
 	if ms, ok := md.(interface{ IsMessageSet() bool }); ok && ms.IsMessageSet() {
 		p.messageSet = true
 	}
@@ -320,10 +316,6 @@ func (p *plan) lookup(n protowire.Number) int32 {
 // protobuf-go decodes it; other records are unknown fields.
 func (f *fieldPlan) accepts(wt protowire.Type) bool {
 	return wt == f.wt || (f.packable && wt == protowire.BytesType)
-}
-
-func (f *fieldPlan) isMessage() bool {
-	return f.kind == protoreflect.MessageKind || f.kind == protoreflect.GroupKind
 }
 
 // wireTypeOf returns the wire type of one element of a field of kind k.
