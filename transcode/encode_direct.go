@@ -65,6 +65,9 @@ func (e *encoder) direct(p *plan, start, end int32) (bool, error) {
 	return ok, err
 }
 
+// directFields is the direct path's loop. It is long because it is the hot
+// loop: the common records (one-byte tags of varint, fixed and short
+// length-delimited records) are parsed inline, the rest by record.
 func (e *encoder) directFields(p *plan, start, end int32) (bool, error) {
 	b := e.b[:end]
 	e.open('{')

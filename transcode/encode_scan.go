@@ -11,7 +11,8 @@ import (
 // possible extension) of the message held in spans[lo:hi], records the
 // oneof winners in ones, and leaves the recs in declaration order (stable:
 // records of one field keep their wire order). Unknown fields are checked
-// for well-formedness and dropped, as protojson drops them.
+// for well-formedness and dropped, as protojson drops them. Like the direct
+// path's loop, it parses the common records inline.
 func (e *encoder) scan(p *plan, lo, hi int, ones []int32) error {
 	sorted := true
 	last := int32(-1)

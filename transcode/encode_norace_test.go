@@ -1,0 +1,5 @@
+//go:build !race
+
+package transcode
+
+const raceBuild = false
