@@ -143,22 +143,26 @@ func capacityText(r *load.Result, slo report.SLO) string {
 }
 
 // commonStep is the highest ramp step every run passed under slo: the
-// load at which the transports are compared side by side.
-func commonStep(runs []*demoRun, slo report.SLO) int {
+// load at which the transports are compared side by side. When some run
+// failed even the first step, it is the first step, and all is false.
+func commonStep(runs []*demoRun, slo report.SLO) (step int, all bool) {
 	common := len(runs[0].Res.Steps) - 1
 	for _, r := range runs {
 		_, step, _ := report.Capacity(r.Res, slo)
 		common = min(common, step)
 	}
-	return max(common, 0)
+	return max(common, 0), common >= 0
 }
 
 // writeDemoTable prints the side-by-side table at the common step, and
 // each transport's capacity.
 func writeDemoTable(w io.Writer, plan demoPlan, runs []*demoRun, slo report.SLO) error {
-	k := commonStep(runs, slo)
-	fmt.Fprintf(w, "Rank (%d candidates) at %.0f calls/s offered, the highest rate every transport sustained:\n\n",
-		plan.candidates, runs[0].Res.Steps[k].Offered)
+	k, all := commonStep(runs, slo)
+	which := "the highest rate every transport sustained"
+	if !all {
+		which = "the first step, which not every transport sustained"
+	}
+	fmt.Fprintf(w, "Rank (%d candidates) at %.0f calls/s offered, %s:\n\n", plan.candidates, runs[0].Res.Steps[k].Offered, which)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "transport\tp50\tp90\tp99\tp99.9\tmax\treq/s\terrors\tclient CPU/call\tcapacity\t")
 	for _, r := range runs {
