@@ -122,3 +122,22 @@ func BenchmarkUnmarshal(b *testing.B) {
 	}
 	_ = fixturev1.Small{}
 }
+
+// BenchmarkDecoderNext reads the benchmark messages from an endless NDJSON
+// stream; the difference with BenchmarkUnmarshal is the cost of finding
+// where each value ends.
+func BenchmarkDecoderNext(b *testing.B) {
+	for name, in := range decBenchInputs(b) {
+		b.Run(name, func(b *testing.B) {
+			dec := NewDecoder(&repeatReader{b: append(append([]byte(nil), in.js...), '\n')}, in.typ, UnmarshalOptions{})
+			dst := make([]byte, 0, 2*len(in.js))
+			b.SetBytes(int64(len(in.js) + 1))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := dec.Next(dst); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

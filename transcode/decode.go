@@ -48,6 +48,7 @@ type decoder struct {
 	noReq   int // inside Any bodies, where required fields are not checked
 	discard bool
 	partial bool
+	short   bool     // running out of input is shortInput{}: more may come
 	res     Resolver // nil for protoregistry.GlobalTypes
 
 	scratch []byte   // unescaped strings

@@ -26,8 +26,17 @@ func (d *decoder) errWrap(off int, err error, format string, args ...any) error 
 
 // errEOF reports input that ends too soon.
 func (d *decoder) errEOF(off int, msg string) error {
+	if d.short {
+		return shortInput{}
+	}
 	return &Error{Offset: off, Msg: msg, Err: io.ErrUnexpectedEOF}
 }
+
+// shortInput is the end of the input when a Decoder may read more: it
+// costs no allocation, and no path is built for it.
+type shortInput struct{}
+
+func (shortInput) Error() string { return "transcode: unexpected end of input" }
 
 // errUnexpected reports the token at off as out of place.
 func (d *decoder) errUnexpected(off int) error {
@@ -90,6 +99,9 @@ func (d *decoder) tokenText(off int) string {
 
 // inField adds the field f to the path of err.
 func (d *decoder) inField(err error, f *dynamic.Field) error {
+	if err == (shortInput{}) {
+		return err
+	}
 	name := f.JSONName
 	if f.Desc.IsExtension() {
 		name = "[" + string(f.Desc.FullName()) + "]"
@@ -100,12 +112,18 @@ func (d *decoder) inField(err error, f *dynamic.Field) error {
 
 // inIndex adds the list index i to the path of err.
 func (d *decoder) inIndex(err error, i int) error {
+	if err == (shortInput{}) {
+		return err
+	}
 	d.segs = append(d.segs, "["+strconv.Itoa(i)+"]")
 	return err
 }
 
 // inKey adds the map key k to the path of err.
 func (d *decoder) inKey(err error, kf *dynamic.Field, k mapKey) error {
+	if err == (shortInput{}) {
+		return err
+	}
 	var s string
 	switch {
 	case k.isStr:

@@ -2,8 +2,10 @@ package transcode
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"io"
+	"math/bits"
 	"unicode/utf8"
 
 	"github.com/rpckit/rpckit/dynamic"
@@ -17,6 +19,12 @@ const minStreamBuffer = 4096
 // grpcurl writes them. It holds one value at a time, so its buffer grows
 // only to about the size of the largest value. Error positions are those
 // in the whole stream.
+//
+// Each value is converted as soon as it may be whole in the buffer (an
+// object whose last byte read is a closing bracket, say): a conversion
+// that runs out of input is tried again once twice as much is buffered, so
+// a value read in small pieces costs at most about three conversions.
+// Only errors go through a scan for where the value ends.
 type Decoder struct {
 	r    io.Reader
 	t    *dynamic.Type
@@ -24,6 +32,7 @@ type Decoder struct {
 
 	buf        []byte // buf[start:end] is read and not yet decoded
 	start, end int
+	need       int       // bytes to buffer before trying to convert again
 	base       streamPos // position of buf[0] in the stream
 	rerr       error     // the reader's error, once it has returned one
 
@@ -49,44 +58,88 @@ func NewDecoder(r io.Reader, t *dynamic.Type, o UnmarshalOptions) *Decoder {
 // error in a complete value, the next call goes on with the value after
 // it; errors from the reader are returned as they are.
 func (d *Decoder) Next(dst []byte) ([]byte, error) {
-	truncated, err := d.findValue()
-	if err != nil {
-		return dst, err
-	}
-	s, e := d.start, d.scan
-	d.start, d.began = e, false
-	dec := decoder{in: d.buf[s:e], out: dst}
-	dec.init(d.opts)
-	out, err := dec.top(d.t)
-	if truncated && (err == nil || !errors.Is(err, io.ErrUnexpectedEOF)) {
-		err = dec.errEOF(e-s, "unexpected end of input")
-	}
-	if err != nil {
-		return dst, dec.finish(err, d.posOf(s))
-	}
-	return out, nil
-}
-
-// findValue reads until buf[start:scan] holds one whole value, or the
-// stream ends; truncated reports a value cut short by the end.
-func (d *Decoder) findValue() (truncated bool, err error) {
 	for {
-		if d.scanValue() {
-			return false, nil
+		if d.skipSpace() {
+			if avail := d.end - d.start; avail >= d.need && d.mayEnd() || d.rerr != nil {
+				out, more, err := d.convert(dst)
+				if !more {
+					return out, err
+				}
+				d.need = 2 * avail
+			}
+		} else if d.rerr == io.EOF {
+			return dst, io.EOF
 		}
 		if d.rerr != nil {
-			if d.rerr != io.EOF {
-				return false, d.rerr
-			}
-			if !d.began {
-				d.start = d.end
-				return false, io.EOF
-			}
-			d.began = false
-			return d.nest > 0 || d.inStr, nil
+			return dst, d.rerr
 		}
 		d.fill()
 	}
+}
+
+// mayEnd reports whether the buffer may hold the whole value at start:
+// the value is an array or object and the buffer ends with a closing
+// bracket, or it is something else, or the buffer is full. Reading on
+// when a value is plainly cut short saves converting it twice.
+func (d *Decoder) mayEnd() bool {
+	if c := d.buf[d.start]; c != '{' && c != '[' || d.start == 0 && d.end == len(d.buf) {
+		return true
+	}
+	i := d.end - 1
+	for isSpace(d.buf[i]) {
+		i--
+	}
+	return d.buf[i] == '}' || d.buf[i] == ']'
+}
+
+// skipSpace skips the whitespace before the next value and reports
+// whether the buffer holds a byte of it.
+func (d *Decoder) skipSpace() bool {
+	for d.start < d.end && isSpace(d.buf[d.start]) {
+		d.start++
+	}
+	return d.start < d.end
+}
+
+// convert converts the value at buf[start]; more reports that it may need
+// input not read yet.
+func (d *Decoder) convert(dst []byte) (out []byte, more bool, err error) {
+	s := d.start
+	dec := decoder{in: d.buf[s:d.end], out: dst}
+	dec.init(d.opts)
+	dec.short = d.rerr == nil
+	err = dec.message(d.t, false)
+	if err == nil {
+		// A number or literal at the end of the buffer may go on.
+		if dec.pos == len(dec.in) && d.rerr == nil && !isStructural(dec.in[0]) {
+			return dst, true, nil
+		}
+		d.start += dec.pos
+		d.need = 0
+		return dec.out, false, nil
+	}
+	if err == (shortInput{}) {
+		return dst, true, nil
+	}
+	// The error may be the buffer's end cutting a token short: it counts
+	// if the value ends in the buffer or the stream has ended.
+	d.began = false
+	complete := d.scanValue()
+	switch {
+	case !complete && d.rerr == nil:
+		return dst, true, nil
+	case !complete && d.rerr != io.EOF:
+		return dst, false, d.rerr
+	case !complete:
+		if !errors.Is(err, io.ErrUnexpectedEOF) {
+			err = dec.errEOF(len(dec.in), "unexpected end of input")
+		}
+		d.start = d.end
+	default:
+		d.start = d.scan
+	}
+	d.began, d.need = false, 0
+	return dst, false, dec.finish(err, d.posOf(s))
 }
 
 // fill reads more input, first making room: the decoded bytes are
@@ -95,7 +148,6 @@ func (d *Decoder) fill() {
 	if d.start > 0 && (d.end == len(d.buf) || d.start == d.end) {
 		d.advance(d.start)
 		n := copy(d.buf, d.buf[d.start:d.end])
-		d.scan -= d.start
 		d.start, d.end = 0, n
 	}
 	if d.end == len(d.buf) {
@@ -145,8 +197,8 @@ func posAfter(p streamPos, b []byte) streamPos {
 	return p
 }
 
-// scanValue goes on scanning the current value through the buffered input
-// and reports whether it has found its end (at d.scan).
+// scanValue scans the value at buf[start] through the buffered input and
+// reports whether it has found its end (at d.scan).
 func (d *Decoder) scanValue() bool {
 	buf := d.buf[:d.end]
 	i := d.scan
@@ -190,15 +242,26 @@ func (d *Decoder) scanValue() bool {
 }
 
 // scanNested scans an array or object up to its end, or to the end of buf
-// with d.nest > 0.
+// with d.nest > 0. It goes eight bytes at a time to the next quote or
+// bracket.
 func (d *Decoder) scanNested(buf []byte, i int) int {
-	for ; i < len(buf); i++ {
+	for i < len(buf) {
 		if d.inStr {
 			if i = d.scanString(buf, i); d.inStr {
 				return i
 			}
-			i--
 			continue
+		}
+		for i+8 <= len(buf) {
+			m := bracketMask(binary.LittleEndian.Uint64(buf[i:]))
+			if m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
+		}
+		if i == len(buf) {
+			return i
 		}
 		switch buf[i] {
 		case '"':
@@ -210,6 +273,7 @@ func (d *Decoder) scanNested(buf []byte, i int) int {
 				return i + 1
 			}
 		}
+		i++
 	}
 	return i
 }
@@ -217,18 +281,48 @@ func (d *Decoder) scanNested(buf []byte, i int) int {
 // scanString scans a string from inside it up to just past its closing
 // quote, or to the end of buf with d.inStr still set.
 func (d *Decoder) scanString(buf []byte, i int) int {
-	for ; i < len(buf); i++ {
-		switch c := buf[i]; {
-		case d.escaped:
+	for i < len(buf) {
+		if d.escaped {
 			d.escaped = false
-		case c == '\\':
+			i++
+			continue
+		}
+		for i+8 <= len(buf) {
+			m := quoteMask(binary.LittleEndian.Uint64(buf[i:]))
+			if m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
+		}
+		if i == len(buf) {
+			return i
+		}
+		switch buf[i] {
+		case '\\':
 			d.escaped = true
-		case c == '"':
+		case '"':
 			d.inStr = false
 			return i + 1
 		}
+		i++
 	}
 	return i
+}
+
+// zeroMask marks the first zero byte of v (and maybe bytes above it).
+func zeroMask(v uint64) uint64 { return (v - swarLo) &^ v & swarHi }
+
+// bracketMask marks the first quote or bracket in the eight bytes of v;
+// v|0x20 turns '[' and ']' into '{' and '}' and nothing else into them.
+func bracketMask(v uint64) uint64 {
+	lower := v | 0x20*swarLo
+	return zeroMask(v^'"'*swarLo) | zeroMask(lower^'{'*swarLo) | zeroMask(lower^'}'*swarLo)
+}
+
+// quoteMask marks the first quote or backslash in the eight bytes of v.
+func quoteMask(v uint64) uint64 {
+	return zeroMask(v^'"'*swarLo) | zeroMask(v^'\\'*swarLo)
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\r' || c == '\t' }

@@ -142,7 +142,7 @@ func (d *decoder) anyWellKnown(t *dynamic.Type, wk wellKnown) error {
 				return d.errAt(keyOff, `duplicate "value" field`)
 			}
 			found = true
-			if err = d.wellKnown(t, wk); err != nil {
+			if err = d.wellKnown(t, wk); err != nil && err != (shortInput{}) {
 				d.segs = append(d.segs, ".value")
 			}
 		default:
