@@ -35,15 +35,6 @@ type Decoder struct {
 	need       int       // bytes to buffer before trying to convert again
 	base       streamPos // position of buf[0] in the stream
 	rerr       error     // the reader's error, once it has returned one
-
-	// The scan for the end of the current value, which starts at
-	// buf[start] and has been looked at up to buf[scan].
-	scan    int
-	began   bool
-	first   byte // the value's first byte
-	nest    int  // open arrays and objects
-	inStr   bool
-	escaped bool
 }
 
 // NewDecoder returns a Decoder of messages of type t from r, converted
@@ -123,8 +114,7 @@ func (d *Decoder) convert(dst []byte) (out []byte, more bool, err error) {
 	}
 	// The error may be the buffer's end cutting a token short: it counts
 	// if the value ends in the buffer or the stream has ended.
-	d.began = false
-	complete := d.scanValue()
+	end, complete := valueEnd(d.buf[s:d.end], d.rerr != nil)
 	switch {
 	case !complete && d.rerr == nil:
 		return dst, true, nil
@@ -136,9 +126,9 @@ func (d *Decoder) convert(dst []byte) (out []byte, more bool, err error) {
 		}
 		d.start = d.end
 	default:
-		d.start = d.scan
+		d.start = s + end
 	}
-	d.began, d.need = false, 0
+	d.need = 0
 	return dst, false, dec.finish(err, d.posOf(s))
 }
 
@@ -197,57 +187,45 @@ func posAfter(p streamPos, b []byte) streamPos {
 	return p
 }
 
-// scanValue scans the value at buf[start] through the buffered input and
-// reports whether it has found its end (at d.scan).
-func (d *Decoder) scanValue() bool {
-	buf := d.buf[:d.end]
-	i := d.scan
-	if !d.began {
-		i = d.start
-		for i < len(buf) && isSpace(buf[i]) {
-			i++
-		}
-		d.start, d.scan = i, i
-		if i == len(buf) {
-			return false
-		}
-		d.began, d.first, d.nest, d.inStr, d.escaped = true, buf[i], 0, false, false
-		switch d.first {
-		case '{', '[':
-			d.nest = 1
-		case '"':
-			d.inStr = true
-		case '}', ']', ',', ':':
-			d.scan = i + 1
-			return true
-		}
+// valueEnd returns the length of the JSON value at the start of b, or
+// false if b holds only its beginning; atEnd says that nothing follows b.
+// It only follows strings and brackets, for the Decoder to step over a
+// value it could not convert.
+func valueEnd(b []byte, atEnd bool) (int, bool) {
+	var s jsonScan
+	switch b[0] {
+	case '{', '[':
+		s.nest = 1
+		i := s.nested(b, 1)
+		return i, s.nest == 0
+	case '"':
+		s.inStr = true
+		i := s.str(b, 1)
+		return i, !s.inStr
+	case '}', ']', ',', ':':
+		return 1, true
+	}
+	i := 0
+	for i < len(b) && !isSpace(b[i]) && !isStructural(b[i]) {
 		i++
 	}
-	switch {
-	case d.nest > 0:
-		i = d.scanNested(buf, i)
-	case d.inStr:
-		i = d.scanString(buf, i)
-	default:
-		for i < len(buf) && !isSpace(buf[i]) && !isStructural(buf[i]) {
-			i++
-		}
-		if i == len(buf) {
-			d.scan = i
-			return d.rerr != nil
-		}
-	}
-	d.scan = i
-	return d.nest == 0 && !d.inStr && i <= len(buf)
+	return i, i < len(b) || atEnd
 }
 
-// scanNested scans an array or object up to its end, or to the end of buf
-// with d.nest > 0. It goes eight bytes at a time to the next quote or
+// jsonScan is where a scan through strings and brackets is.
+type jsonScan struct {
+	nest    int // open arrays and objects
+	inStr   bool
+	escaped bool
+}
+
+// nested scans an array or object up to its end, or to the end of buf
+// with s.nest > 0. It goes eight bytes at a time to the next quote or
 // bracket.
-func (d *Decoder) scanNested(buf []byte, i int) int {
+func (s *jsonScan) nested(buf []byte, i int) int {
 	for i < len(buf) {
-		if d.inStr {
-			if i = d.scanString(buf, i); d.inStr {
+		if s.inStr {
+			if i = s.str(buf, i); s.inStr {
 				return i
 			}
 			continue
@@ -265,11 +243,11 @@ func (d *Decoder) scanNested(buf []byte, i int) int {
 		}
 		switch buf[i] {
 		case '"':
-			d.inStr = true
+			s.inStr = true
 		case '{', '[':
-			d.nest++
+			s.nest++
 		case '}', ']':
-			if d.nest--; d.nest == 0 {
+			if s.nest--; s.nest == 0 {
 				return i + 1
 			}
 		}
@@ -278,12 +256,12 @@ func (d *Decoder) scanNested(buf []byte, i int) int {
 	return i
 }
 
-// scanString scans a string from inside it up to just past its closing
-// quote, or to the end of buf with d.inStr still set.
-func (d *Decoder) scanString(buf []byte, i int) int {
+// str scans a string from inside it up to just past its closing quote, or
+// to the end of buf with s.inStr still set.
+func (s *jsonScan) str(buf []byte, i int) int {
 	for i < len(buf) {
-		if d.escaped {
-			d.escaped = false
+		if s.escaped {
+			s.escaped = false
 			i++
 			continue
 		}
@@ -300,9 +278,9 @@ func (d *Decoder) scanString(buf []byte, i int) int {
 		}
 		switch buf[i] {
 		case '\\':
-			d.escaped = true
+			s.escaped = true
 		case '"':
-			d.inStr = false
+			s.inStr = false
 			return i + 1
 		}
 		i++
