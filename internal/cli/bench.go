@@ -40,6 +40,9 @@ type benchFlags struct {
 	config   string
 
 	extraTitle string // what the target's own recorded latencies are
+	// ownTimeout: the target bounds each call by timeout itself, at less
+	// cost than a context per call (the lean engine).
+	ownTimeout bool
 }
 
 func (f *benchFlags) register(fs *pflag.FlagSet) {
@@ -146,6 +149,9 @@ Exit codes: 0 done (and the SLO met), 1 error, 2 usage, 3 the SLO was missed.`,
 				return err
 			}
 			defer cleanup()
+			if bf.ownTimeout {
+				opts.Timeout = 0
+			}
 			return runBench(cmd, stdio, &bf, opts, slo, target)
 		},
 	}

@@ -86,11 +86,12 @@ func (f *grpcBenchFlags) target(cmd *cobra.Command, stdio Stdio, target, method 
 		conns = (max(bf.concurrency, 1) + f.perConn - 1) / f.perConn
 	}
 	if f.engine == engineLean {
-		lt, closeLean, err := f.leanTarget(ctx, target, t, conns)
+		lt, closeLean, err := f.leanTarget(ctx, target, t, conns, bf.timeout)
 		if err != nil {
 			cleanup()
 			return nil, nil, nil, err
 		}
+		bf.ownTimeout = true
 		return lt.call, grpcCode, func() { closeLean(); cleanup() }, nil
 	}
 	for i := 1; i < conns; i++ {

@@ -43,12 +43,13 @@ type leanTarget struct {
 	method *lean.Method
 	msgs   []lean.Message
 	tmpl   *requestTemplate
-	opts   lean.CallOptions // unary and paced, without a per-call callback
+	opts   lean.CallOptions // unary and paced, without a per-call callback; the timeout
 	stream bool             // record per-message latencies
 }
 
-// leanTarget dials conns lean connections for the prepared gt.
-func (f *grpcBenchFlags) leanTarget(ctx context.Context, target string, gt *grpcTarget, conns int) (*leanTarget, func(), error) {
+// leanTarget dials conns lean connections for the prepared gt. Each call is
+// bounded by timeout (none if zero), which the lean engine enforces itself.
+func (f *grpcBenchFlags) leanTarget(ctx context.Context, target string, gt *grpcTarget, conns int, timeout time.Duration) (*leanTarget, func(), error) {
 	opts, err := f.leanOptions()
 	if err != nil {
 		return nil, nil, err
@@ -58,7 +59,7 @@ func (f *grpcBenchFlags) leanTarget(ctx context.Context, target string, gt *grpc
 	if err != nil {
 		return nil, nil, err
 	}
-	t := &leanTarget{md: md, method: m, tmpl: gt.tmpl, opts: lean.CallOptions{Interval: gt.pause},
+	t := &leanTarget{md: md, method: m, tmpl: gt.tmpl, opts: lean.CallOptions{Interval: gt.pause, Timeout: timeout},
 		stream: md.IsStreamingServer() || md.IsStreamingClient()}
 	for _, req := range gt.reqs {
 		t.msgs = append(t.msgs, lean.NewMessage(req))
@@ -103,15 +104,20 @@ func (t *leanTarget) call(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	c := t.conns[t.next.Add(1)%uint64(len(t.conns))]
+	c := t.conns[0]
+	if len(t.conns) > 1 {
+		c = t.conns[t.next.Add(1)%uint64(len(t.conns))]
+	}
 	opts := &t.opts
-	if rec := load.RecorderFrom(ctx); t.stream && rec != nil {
-		last := time.Now()
-		opts = &lean.CallOptions{Interval: t.opts.Interval, OnMessage: func([]byte) {
-			now := time.Now()
-			rec.Record(now.Sub(last))
-			last = now
-		}}
+	if t.stream {
+		if rec := load.RecorderFrom(ctx); rec != nil {
+			last := time.Now()
+			opts = &lean.CallOptions{Interval: t.opts.Interval, Timeout: t.opts.Timeout, OnMessage: func([]byte) {
+				now := time.Now()
+				rec.Record(now.Sub(last))
+				last = now
+			}}
+		}
 	}
 	return t.callError(c.Call(ctx, t.method, msgs, opts))
 }

@@ -20,6 +20,11 @@ type CallOptions struct {
 	OnMessage func(msg []byte)
 	// Header and Trailer, when set, receive the response metadata.
 	Header, Trailer *metadata.MD
+	// Timeout, when positive, bounds the call as a context deadline that
+	// long after the call starts would, unless ctx's deadline is earlier:
+	// it is sent as grpc-timeout, and a call still running then ends with
+	// DEADLINE_EXCEEDED and is reset. It costs less than such a context.
+	Timeout time.Duration
 }
 
 var noOptions CallOptions
@@ -30,7 +35,8 @@ const maxAttempts = 5
 // Call makes one call of any kind: it sends reqs (none, one, or a stream;
 // the last half-closes the call), then waits for the response messages
 // (to opts.OnMessage) and the status. A call that does not end OK returns
-// an *Error. The deadline and cancellation come from ctx; the deadline is
+// an *Error. The deadline (from ctx, or opts.Timeout if earlier) and
+// cancellation come from ctx; the deadline is
 // sent as grpc-timeout, and a call cut short is reset on the wire.
 //
 // A call the server did not process (past a GOAWAY, or refused) is made
@@ -39,12 +45,18 @@ func (c *Conn) Call(ctx context.Context, m *Method, reqs []Message, opts *CallOp
 	if opts == nil {
 		opts = &noOptions
 	}
+	dl := callDeadline(ctx, opts)
 	for attempt := 1; ; attempt++ {
-		t, err := c.transport(ctx)
+		if attempt > 1 {
+			if err := dl.tick(); err != nil {
+				return err
+			}
+		}
+		t, err := c.transport(ctx, &dl)
 		if err != nil {
 			return err
 		}
-		err = t.call(ctx, m, reqs, opts)
+		err = t.call(ctx, m, reqs, opts, &dl)
 		if err != errRefused || attempt == maxAttempts {
 			return err
 		}
@@ -52,14 +64,13 @@ func (c *Conn) Call(ctx context.Context, m *Method, reqs []Message, opts *CallOp
 }
 
 // call makes the call on this connection.
-func (t *transport) call(ctx context.Context, m *Method, reqs []Message, opts *CallOptions) error {
+func (t *transport) call(ctx context.Context, m *Method, reqs []Message, opts *CallOptions, dl *deadline) error {
 	if err := ctx.Err(); err != nil {
 		return ctxError(err)
 	}
-	if err := t.acquire(ctx); err != nil {
+	if err := t.acquire(ctx, dl); err != nil {
 		return err
 	}
-	deadline, _ := ctx.Deadline()
 	s := getStream(t, m, opts)
 	t.mu.Lock()
 	if t.draining.Load() {
@@ -68,7 +79,7 @@ func (t *transport) call(ctx context.Context, m *Method, reqs []Message, opts *C
 		s.put()
 		return errRefused
 	}
-	t.openLocked(s, deadline, len(reqs) == 0)
+	t.openLocked(s, dl, len(reqs) == 0)
 	next, rest := t.sendReadyLocked(s, reqs, opts.Interval)
 	t.kickLocked()
 	t.mu.Unlock()

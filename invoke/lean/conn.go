@@ -46,7 +46,7 @@ func Dial(ctx context.Context, target string, opts Options) (*Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := c.transport(ctx); err != nil {
+	if _, err := c.transport(ctx, &deadline{}); err != nil {
 		c.Close()
 		var e *Error
 		if errors.As(err, &e) && e.cause != nil {
@@ -128,11 +128,26 @@ func (c *Conn) Close() error {
 }
 
 // transport returns the connection to make a call on, dialling when there
-// is none that takes new streams.
-func (c *Conn) transport(ctx context.Context) (*transport, error) {
+// is none that takes new streams (waiting no longer than dl).
+func (c *Conn) transport(ctx context.Context, dl *deadline) (*transport, error) {
 	if t := c.cur.Load(); t != nil && !t.draining.Load() {
 		return t, nil
 	}
+	ctx, cancel := dl.bound(ctx)
+	defer cancel()
+	t, err := c.dialOrWait(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := dl.tick(); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// dialOrWait returns the connection to make a call on, dialling or
+// waiting for another call's dial.
+func (c *Conn) dialOrWait(ctx context.Context) (*transport, error) {
 	c.mu.Lock()
 	for {
 		if c.closed {

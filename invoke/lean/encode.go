@@ -81,18 +81,21 @@ func (t *transport) setTableSizeLocked(v uint32) {
 // openLocked gives s the next stream id and appends its HEADERS (and
 // CONTINUATION frames if the block is larger than a frame); END_STREAM is
 // set when the call sends no message.
-func (t *transport) openLocked(s *stream, deadline time.Time, endStream bool) {
+func (t *transport) openLocked(s *stream, dl *deadline, endStream bool) {
 	s.id = t.nextID
 	t.nextID += 2
 	if t.nextID > 1<<31-1 {
 		t.stopNewStreamsLocked()
 	}
 	s.sendWin = t.initSendWin
-	s.deadline = deadline
+	s.deadline = dl.at
 	t.streams[s.id] = s
+	if dl.own {
+		t.watchDeadlineLocked(s, dl.now)
+	}
 	block := t.headerBlockLocked(s.m)
 	var timeout [24]byte
-	tl := appendTimeoutField(timeout[:0], deadline)
+	tl := t.appendTimeoutLocked(timeout[:0], dl)
 	flags := http2.FlagHeadersEndHeaders
 	if endStream {
 		flags |= http2.FlagHeadersEndStream
@@ -126,14 +129,29 @@ func (t *transport) appendSplitHeaders(id uint32, block []byte, flags http2.Flag
 	}
 }
 
-// appendTimeoutField appends grpc-timeout for deadline as an HPACK
-// literal without indexing, or nothing when there is no deadline.
-func appendTimeoutField(b []byte, deadline time.Time) []byte {
-	if deadline.IsZero() {
+// appendTimeoutLocked appends grpc-timeout for the time left before dl,
+// or nothing when there is no deadline. For a Timeout, the field is the
+// same call after call, and made once.
+func (t *transport) appendTimeoutLocked(b []byte, dl *deadline) []byte {
+	if dl.at.IsZero() {
 		return b
 	}
+	d := dl.remaining()
+	if !dl.own {
+		return appendTimeoutField(b, d)
+	}
+	if d != t.timeoutFor || len(t.timeoutField) == 0 {
+		t.timeoutField = appendTimeoutField(t.timeoutField[:0], d)
+		t.timeoutFor = d
+	}
+	return append(b, t.timeoutField...)
+}
+
+// appendTimeoutField appends grpc-timeout d as an HPACK literal without
+// indexing.
+func appendTimeoutField(b []byte, d time.Duration) []byte {
 	var v [16]byte
-	value := appendTimeout(v[:0], time.Until(deadline))
+	value := appendTimeout(v[:0], d)
 	b = append(b, 0x00, byte(len("grpc-timeout")))
 	b = append(b, "grpc-timeout"...)
 	b = append(b, byte(len(value)))

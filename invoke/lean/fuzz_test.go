@@ -39,7 +39,8 @@ func FuzzReadResponse(f *testing.F) {
 		for i, m := range []*Method{{path: "/a.B/Unary"}, {path: "/a.B/Stream", serverStreams: true}} {
 			wg.Go(func() {
 				opts := &CallOptions{OnMessage: func(b []byte) { _ = append([]byte(nil), b...) }}
-				tr.call(ctx, m, []Message{NewMessage([]byte{8, 1})}, opts)
+				dl := callDeadline(ctx, opts)
+				tr.call(ctx, m, []Message{NewMessage([]byte{8, 1})}, opts, &dl)
 			})
 			waitStreams(tr, i+1)
 		}

@@ -8,9 +8,10 @@ import (
 // Streams queue for a slot under the peer's MAX_CONCURRENT_STREAMS. A slot
 // freed while calls wait passes to the first of them, in order.
 
-// acquire takes a stream slot, waiting while the peer's limit is reached.
-// It returns errRefused when the connection stops taking streams.
-func (t *transport) acquire(ctx context.Context) error {
+// acquire takes a stream slot, waiting while the peer's limit is reached
+// (bound by the call's deadline). It returns errRefused when the
+// connection stops taking streams.
+func (t *transport) acquire(ctx context.Context, dl *deadline) error {
 	t.mu.Lock()
 	if t.draining.Load() {
 		t.mu.Unlock()
@@ -24,10 +25,18 @@ func (t *transport) acquire(ctx context.Context) error {
 	ch := make(chan bool, 1)
 	t.waiters = append(t.waiters, ch)
 	t.mu.Unlock()
+	ctx, cancel := dl.bound(ctx)
+	defer cancel()
 	select {
 	case granted := <-ch:
 		if !granted {
 			return errRefused
+		}
+		if err := dl.tick(); err != nil {
+			t.mu.Lock()
+			t.releaseLocked()
+			t.mu.Unlock()
+			return err
 		}
 		return nil
 	case <-ctx.Done():

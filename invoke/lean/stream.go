@@ -29,6 +29,7 @@ type stream struct {
 	halfClosed bool // END_STREAM sent
 	finished   bool
 	waitWin    bool // in t.winWaiters
+	dlPos      int  // 1 + its index in t.deadlines; 0 when not there
 	err        *Error
 
 	// Response state, written by the reader goroutine.
@@ -94,6 +95,9 @@ func (t *transport) finishLocked(s *stream, err *Error, rst bool) {
 	s.finished = true
 	s.err = err
 	delete(t.streams, s.id)
+	if s.dlPos > 0 {
+		t.unwatchDeadlineLocked(s)
+	}
 	if rst && t.err == nil {
 		t.fw.WriteRSTStream(s.id, http2.ErrCodeCancel)
 		t.kickLocked()

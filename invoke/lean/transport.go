@@ -44,6 +44,16 @@ type transport struct {
 	// Receive flow control: bytes consumed but not yet given back.
 	connUnacked int
 
+	// Streams whose deadline is their own (CallOptions.Timeout), a
+	// min-heap by deadline, and the timer armed for the first (at
+	// dlArmed, zero when not armed).
+	deadlines []*stream
+	dlTimer   *time.Timer
+	dlArmed   time.Time
+	// The grpc-timeout field last made for a Timeout, and for which.
+	timeoutField []byte
+	timeoutFor   time.Duration
+
 	// Request headers: the HPACK encoder and the blocks it made.
 	enc       *hpack.Encoder
 	encBuf    bytes.Buffer
@@ -169,6 +179,9 @@ func (t *transport) failLocked(err error, status *Error) {
 		t.finishLocked(s, status, false)
 	}
 	t.wakeWaitersLocked()
+	if t.dlTimer != nil {
+		t.dlTimer.Stop()
+	}
 	close(t.closed)
 	t.conn.Close()
 	go t.owner.forget(t)

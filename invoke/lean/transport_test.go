@@ -292,3 +292,135 @@ func TestConcurrentCalls(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// CallOptions.Timeout bounds a call as a context deadline would: the
+// server sees it as grpc-timeout (or ctx's, when earlier), a call past it
+// ends with DEADLINE_EXCEEDED and is reset, each at its own time whatever
+// the order the calls started in, and a call queued for a stream slot
+// gives up at its deadline.
+func TestCallTimeout(t *testing.T) {
+	cancelled := make(chan error, 16)
+	p := func(method string, stream grpc.ServerStream) error {
+		ctx := stream.Context()
+		switch method {
+		case "/probe.P/Deadline":
+			d, ok := ctx.Deadline()
+			if !ok {
+				return status.Error(codes.FailedPrecondition, "no deadline")
+			}
+			return status.Errorf(codes.Aborted, "%d", time.Until(d).Milliseconds())
+		case "/probe.P/Block":
+			<-ctx.Done()
+			cancelled <- ctx.Err()
+			return ctx.Err()
+		case "/probe.P/Ignore":
+			time.Sleep(time.Second)
+			return nil
+		}
+		return status.Error(codes.Unimplemented, method)
+	}
+	addr, _ := startServer(t, p, grpc.MaxConcurrentStreams(3))
+	c := dial(t, addr, Options{})
+	empty := []Message{NewMessage(nil)}
+
+	seen := func(ctx context.Context, timeout time.Duration) int {
+		t.Helper()
+		var e *Error
+		err := c.Call(ctx, probeMethod(t, "Deadline"), empty, &CallOptions{Timeout: timeout})
+		if !errors.As(err, &e) || e.Code != codes.Aborted {
+			t.Fatalf("deadline probe: %v", err)
+		}
+		var ms int
+		fmt.Sscan(e.Message, &ms)
+		return ms
+	}
+	if ms := seen(context.Background(), 3*time.Second); ms <= 2000 || ms > 3000 {
+		t.Fatalf("Timeout 3s: the server saw a deadline %d ms away", ms)
+	}
+	ctx, cancel := contextWithTimeout(t, time.Second)
+	if ms := seen(ctx, 3*time.Second); ms <= 500 || ms > 1000 {
+		t.Fatalf("ctx 1s, Timeout 3s: the server saw a deadline %d ms away", ms)
+	}
+	cancel()
+	ctx, cancel = contextWithTimeout(t, 10*time.Second)
+	if ms := seen(ctx, 2*time.Second); ms <= 1000 || ms > 2000 {
+		t.Fatalf("ctx 10s, Timeout 2s: the server saw a deadline %d ms away", ms)
+	}
+	cancel()
+
+	// A server that ignores the deadline: the client ends the call.
+	start := time.Now()
+	err := c.Call(testCtx(t), probeMethod(t, "Ignore"), empty, &CallOptions{Timeout: 100 * time.Millisecond})
+	if took := time.Since(start); !errors.Is(err, context.DeadlineExceeded) || status.Code(err) != codes.DeadlineExceeded || took > 900*time.Millisecond {
+		t.Fatalf("a call past its Timeout, after %v: %v", took, err)
+	}
+
+	// Three calls fill the server's stream slots, started in an order
+	// other than their deadlines'; a fourth waits for a slot and gives up
+	// first.
+	timeouts := []time.Duration{300 * time.Millisecond, 100 * time.Millisecond, 200 * time.Millisecond, 50 * time.Millisecond}
+	took := make([]time.Duration, len(timeouts))
+	ended := make([]time.Time, len(timeouts))
+	errs := make([]error, len(timeouts))
+	var wg sync.WaitGroup
+	for i, d := range timeouts {
+		if i == len(timeouts)-1 {
+			waitActive(t, c, 3)
+		}
+		wg.Go(func() {
+			start := time.Now()
+			errs[i] = c.Call(testCtx(t), probeMethod(t, "Block"), empty, &CallOptions{Timeout: d})
+			ended[i] = time.Now()
+			took[i] = ended[i].Sub(start)
+		})
+	}
+	wg.Wait()
+	if !(ended[3].Before(ended[1]) && ended[1].Before(ended[2]) && ended[2].Before(ended[0])) {
+		t.Fatalf("calls with Timeouts %v took %v: not in the order of their deadlines", timeouts, took)
+	}
+	for i, err := range errs {
+		// The server may give up first, on the grpc-timeout it saw.
+		if status.Code(err) != codes.DeadlineExceeded {
+			t.Fatalf("call %d with Timeout %v: %v", i, timeouts[i], err)
+		}
+		if took[i] < timeouts[i] || took[i] > timeouts[i]+time.Second {
+			t.Fatalf("call %d with Timeout %v ended after %v", i, timeouts[i], took[i])
+		}
+	}
+	for range 3 {
+		select {
+		case err := <-cancelled:
+			if !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
+				t.Fatalf("the handler ended with %v", err)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("a handler did not end: the call was not reset")
+		}
+	}
+	// The connection is still good, and a call that ends in time is OK.
+	if err := c.Call(testCtx(t), method(t, "Echo", false), empty, &CallOptions{Timeout: 5 * time.Second}); err != nil {
+		t.Fatal(err)
+	}
+	tr := c.cur.Load()
+	tr.mu.Lock()
+	left := len(tr.deadlines)
+	tr.mu.Unlock()
+	if left != 0 {
+		t.Fatalf("%d streams left in the deadline heap", left)
+	}
+}
+
+// waitActive waits until c's connection has n streams open.
+func waitActive(t *testing.T, c *Conn, n int) {
+	t.Helper()
+	for start := time.Now(); time.Since(start) < 5*time.Second; time.Sleep(time.Millisecond) {
+		tr := c.cur.Load()
+		tr.mu.Lock()
+		k := len(tr.streams)
+		tr.mu.Unlock()
+		if k >= n {
+			return
+		}
+	}
+	t.Fatalf("fewer than %d streams open", n)
+}
