@@ -101,6 +101,7 @@ func tour(cmd *cobra.Command, stdio Stdio, f *demoFlags, plan demoPlan, slo repo
 		progress = stdio.Err
 	}
 	for _, r := range runs {
+		svc.waitIdle(ctx, 15*time.Second)
 		fmt.Fprintf(stdio.Out, "  %s: rpckit bench %s\n", r.Name, shellJoin(r.Args))
 		if err := r.run(ctx, plan, f.out, progress); err != nil {
 			return err

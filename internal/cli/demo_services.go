@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/rpckit/rpckit/examples/ranking"
@@ -16,6 +17,7 @@ import (
 	"github.com/rpckit/rpckit/server"
 	"golang.org/x/net/http2"
 	"golang.org/x/net/http2/h2c"
+	"google.golang.org/grpc"
 )
 
 // demoServices are the ranking service and the gateway in front of it,
@@ -25,6 +27,7 @@ type demoServices struct {
 	httpURL  string // http://host:port of the gateway
 	conn     *invoke.Conn
 	source   schema.Source
+	inFlight atomic.Int64 // calls the ranking service is serving
 
 	stop func() error // shuts everything down and waits for it
 }
@@ -37,7 +40,9 @@ func startDemoServices(ctx context.Context, logger *slog.Logger, model ranking.O
 	if err != nil {
 		return nil, err
 	}
-	srv, err := server.New(server.Options{Addr: "127.0.0.1:0", Logger: logger, ShutdownTimeout: 2 * time.Second})
+	d := &demoServices{}
+	srv, err := server.New(server.Options{Addr: "127.0.0.1:0", Logger: logger, ShutdownTimeout: 2 * time.Second,
+		Unary: []grpc.UnaryServerInterceptor{d.countUnary}, Stream: []grpc.StreamServerInterceptor{d.countStream}})
 	if err != nil {
 		return nil, err
 	}
@@ -45,7 +50,7 @@ func startDemoServices(ctx context.Context, logger *slog.Logger, model ranking.O
 	if err := srv.Listen(); err != nil {
 		return nil, err
 	}
-	d := &demoServices{grpcAddr: srv.Addr().String()}
+	d.grpcAddr = srv.Addr().String()
 	srvCtx, stopSrv := context.WithCancel(context.WithoutCancel(ctx))
 	srvDone := make(chan error, 1)
 	go func() { srvDone <- srv.Serve(srvCtx) }()
@@ -56,6 +61,43 @@ func startDemoServices(ctx context.Context, logger *slog.Logger, model ranking.O
 	stopHTTP := d.stop
 	d.stop = func() error { return errors.Join(stopHTTP(), d.conn.Close(), stopGRPC()) }
 	return d, nil
+}
+
+func (d *demoServices) countUnary(ctx context.Context, req any, _ *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
+	d.inFlight.Add(1)
+	defer d.inFlight.Add(-1)
+	return h(ctx, req)
+}
+
+func (d *demoServices) countStream(srv any, ss grpc.ServerStream, _ *grpc.StreamServerInfo, h grpc.StreamHandler) error {
+	d.inFlight.Add(1)
+	defer d.inFlight.Add(-1)
+	return h(srv, ss)
+}
+
+// waitIdle returns once the ranking service has served no call for a
+// moment, or after max: each transport's load test starts on an idle
+// service, not on the backlog the one before may have left.
+func (d *demoServices) waitIdle(ctx context.Context, max time.Duration) {
+	const quiet = 250 * time.Millisecond
+	tick := time.NewTicker(25 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.Now().Add(max)
+	var idleSince time.Time
+	for time.Now().Before(deadline) {
+		if d.inFlight.Load() > 0 {
+			idleSince = time.Time{}
+		} else if idleSince.IsZero() {
+			idleSince = time.Now()
+		} else if time.Since(idleSince) >= quiet {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
 }
 
 // startGateway dials the service and serves the gateway in front of it,
