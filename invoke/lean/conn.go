@@ -205,6 +205,7 @@ func (c *Conn) dial(ctx context.Context) (*transport, error) {
 	if err != nil {
 		return nil, err
 	}
+	raw = newSysConn(raw)
 	conn := raw
 	if c.tlsConf != nil {
 		tc := tls.Client(raw, c.tlsConf)

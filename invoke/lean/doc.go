@@ -10,8 +10,10 @@
 // copies prepared bytes into the connection's write buffer. One reader
 // goroutine per connection demultiplexes frames to streams by id and
 // parses trailers for grpc-status; one writer goroutine flushes the frames
-// of all the calls that became ready together in one write. Stream structs
-// are pooled and a unary call allocates next to nothing.
+// of all the calls that became ready together in one write. On Linux both
+// use raw system calls on the non-blocking socket (sysconn.go). Stream
+// structs are pooled and a unary call allocates next to nothing; a
+// CallOptions.Timeout bounds a call without a context of its own.
 //
 // The transport honours HTTP/2: connection and stream flow-control windows
 // both ways (WINDOW_UPDATE sent in batches as data is consumed), the
