@@ -8,7 +8,6 @@ import (
 	"os"
 	"sync"
 	"syscall"
-	"unsafe"
 )
 
 // A sysConn reads and writes a socket with raw system calls on its
@@ -73,7 +72,7 @@ func (c *sysConn) Read(p []byte) (int, error) {
 // read is one read(2); false asks rc.Read to wait for the socket.
 func (c *sysConn) read(fd uintptr) bool {
 	for {
-		n, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&c.rbuf[0])), uintptr(len(c.rbuf)))
+		n, e := sysRead(fd, c.rbuf)
 		switch e {
 		case syscall.EINTR:
 			continue
@@ -111,8 +110,7 @@ func (c *sysConn) Write(p []byte) (int, error) {
 // socket.
 func (c *sysConn) write(fd uintptr) bool {
 	for c.wn < len(c.wbuf) {
-		rest := c.wbuf[c.wn:]
-		n, _, e := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(&rest[0])), uintptr(len(rest)))
+		n, e := sysWrite(fd, c.wbuf[c.wn:])
 		switch e {
 		case syscall.EINTR:
 			continue
