@@ -189,9 +189,9 @@ func (r *run) startWorker(first job) {
 func (r *run) openWorker(id int, first job) {
 	defer r.workers.Done()
 	rec, ctx := r.recorder(id)
-	r.call(ctx, rec, first)
+	r.call(ctx, rec, first, r.now())
 	for j := range r.work {
-		r.call(ctx, rec, j)
+		r.call(ctx, rec, j, r.now())
 	}
 }
 
@@ -218,20 +218,20 @@ func (r *run) closedWorker(id int) {
 	defer r.workers.Done()
 	rec, ctx := r.recorder(id)
 	for {
-		j, ok := r.nextClosed()
+		now := r.now()
+		j, ok := r.nextClosed(now)
 		if !ok {
 			return
 		}
-		r.call(ctx, rec, j)
+		r.call(ctx, rec, j, now)
 	}
 }
 
-// nextClosed decides whether a closed-loop worker makes another call.
-func (r *run) nextClosed() (job, bool) {
+// nextClosed decides whether a closed-loop worker makes another call now.
+func (r *run) nextClosed(now time.Time) (job, bool) {
 	if r.callCtx.Err() != nil {
 		return job{}, false
 	}
-	now := time.Now()
 	if now.Before(r.measureStart) {
 		return job{phase: -1}, true
 	}
@@ -274,19 +274,26 @@ func (r *run) wait(ctx context.Context, deadline time.Time) {
 	}
 }
 
-// call makes one call and records it.
-func (r *run) call(ctx context.Context, rec *Recorder, j job) {
+// now reads the clock as the time since the run started: one monotonic
+// reading where time.Now makes two, and times that compare and subtract
+// exactly as time.Now's.
+func (r *run) now() time.Time {
+	return r.start.Add(time.Since(r.start))
+}
+
+// call makes one call, sent now, and records it.
+func (r *run) call(ctx context.Context, rec *Recorder, j job, now time.Time) {
 	measured := j.phase >= 0
 	rec.measured.Store(measured)
 	if measured {
 		rec.shard.begin()
 	}
-	c := sample{phase: j.phase, intended: j.intended, sent: time.Now()}
+	c := sample{phase: j.phase, intended: j.intended, sent: now}
 	if c.intended.IsZero() {
 		c.intended = c.sent
 	}
 	err := r.invoke(ctx)
-	c.done = time.Now()
+	c.done = r.now()
 	if measured {
 		r.finish(rec.shard, &c, err)
 	}

@@ -143,6 +143,9 @@ func (t *leanTarget) requests(ctx context.Context) ([]lean.Message, error) {
 // callError gives a failed call the shape the grpc engine gives it, so
 // reports read the same whichever engine ran.
 func (t *leanTarget) callError(err error) error {
+	if err == nil {
+		return nil
+	}
 	var e *lean.Error
 	if errors.As(err, &e) {
 		return &invoke.Error{Method: t.md.FullName(), Status: e.GRPCStatus()}

@@ -29,7 +29,10 @@ func callDeadline(ctx context.Context, opts *CallOptions) deadline {
 	if opts.Timeout <= 0 {
 		return deadline{at: at}
 	}
-	now := time.Now()
+	now := monoNow()
+	if ok {
+		now = time.Now() // at may have no monotonic reading to compare with
+	}
 	own := now.Add(opts.Timeout)
 	if ok && !own.Before(at) {
 		return deadline{at: at}
@@ -52,7 +55,7 @@ func (d *deadline) tick() *Error {
 	if !d.own {
 		return nil
 	}
-	d.now = time.Now()
+	d.now = monoNow()
 	if !d.now.Before(d.at) {
 		return ctxError(context.DeadlineExceeded)
 	}
@@ -66,6 +69,17 @@ func (d *deadline) remaining() time.Duration {
 		return d.at.Sub(d.now)
 	}
 	return time.Until(d.at)
+}
+
+// epoch is the start of monoNow's clock.
+var epoch = time.Now()
+
+// monoNow is the time now on the monotonic clock alone: a time.Time that
+// compares with and subtracts from others exactly as time.Now's would,
+// for one clock reading instead of two (the wall clock's and the
+// monotonic one's).
+func monoNow() time.Time {
+	return epoch.Add(time.Since(epoch))
 }
 
 // watchDeadlineLocked puts s, whose deadline is its own, in the heap, and
