@@ -8,8 +8,9 @@
 // into the HPACK dynamic table; only the stream id and grpc-timeout vary),
 // and a Message carries its 5-byte gRPC prefix from the start, so a call
 // copies prepared bytes into the connection's write buffer. One reader
-// goroutine per connection demultiplexes frames to streams by id and
-// parses trailers for grpc-status; one writer goroutine flushes the frames
+// goroutine per connection demultiplexes frames to streams by id (taking
+// the common DATA and HEADERS frames straight from its read buffer, the
+// rest through the Framer) and parses trailers for grpc-status; one writer goroutine flushes the frames
 // of all the calls that became ready together in one write. On Linux both
 // use raw system calls on the non-blocking socket (sysconn.go). Stream
 // structs are pooled and a unary call allocates next to nothing; a

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"fmt"
 	"io"
 	"net"
 	"sync"
@@ -16,41 +17,57 @@ import (
 
 // FuzzReadResponse feeds arbitrary bytes, as the server's frames after its
 // SETTINGS, to a connection with a unary call on stream 1 and a streaming
-// call on stream 3: the reader never panics or hangs, and both calls end.
+// call on stream 3: the reader never panics or hangs, both calls end, and
+// they end the same way when every frame goes through the Framer as when
+// the frames whole in the read buffer are taken from it.
 func FuzzReadResponse(f *testing.F) {
 	for _, seed := range responseSeeds() {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		c, err := newConn("127.0.0.1:1", Options{Plaintext: true, MaxRecvMsgSize: 1 << 16})
-		if err != nil {
-			t.Fatal(err)
+		got := fuzzCalls(t, data, false)
+		if want := fuzzCalls(t, data, true); got != want {
+			t.Fatalf("from the read buffer: %q\nthrough the Framer:    %q", got, want)
 		}
-		fc := newFuzzConn(data)
-		tr := newTransport(fc, c)
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		if err := tr.handshake(ctx); err != nil {
-			t.Fatal(err)
-		}
-		c.all[tr] = struct{}{}
-		tr.start()
-		var wg sync.WaitGroup
-		for i, m := range []*Method{{path: "/a.B/Unary"}, {path: "/a.B/Stream", serverStreams: true}} {
-			wg.Go(func() {
-				opts := &CallOptions{OnMessage: func(b []byte) { _ = append([]byte(nil), b...) }}
-				dl := callDeadline(ctx, opts)
-				tr.call(ctx, m, []Message{NewMessage([]byte{8, 1})}, opts, &dl)
-			})
-			waitStreams(tr, i+1)
-		}
-		close(fc.gate)
-		wg.Wait()
-		if ctx.Err() != nil {
-			t.Fatal("a call did not end when the connection did")
-		}
-		c.Close()
 	})
+}
+
+// fuzzCalls makes the two calls of FuzzReadResponse against data and
+// says how each ended: its error and the sizes of the messages it got.
+func fuzzCalls(t *testing.T, data []byte, framerOnly bool) [2]string {
+	c, err := newConn("127.0.0.1:1", Options{Plaintext: true, MaxRecvMsgSize: 1 << 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fc := newFuzzConn(data)
+	tr := newTransport(fc, c)
+	tr.framerOnly = framerOnly
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := tr.handshake(ctx); err != nil {
+		t.Fatal(err)
+	}
+	c.all[tr] = struct{}{}
+	tr.start()
+	var wg sync.WaitGroup
+	var out [2]string
+	for i, m := range []*Method{{path: "/a.B/Unary"}, {path: "/a.B/Stream", serverStreams: true}} {
+		wg.Go(func() {
+			var sizes []int
+			opts := &CallOptions{OnMessage: func(b []byte) { sizes = append(sizes, len(append([]byte(nil), b...))) }}
+			dl := callDeadline(ctx, opts)
+			err := tr.call(ctx, m, []Message{NewMessage([]byte{8, 1})}, opts, &dl)
+			out[i] = fmt.Sprint(err, sizes)
+		})
+		waitStreams(tr, i+1)
+	}
+	close(fc.gate)
+	wg.Wait()
+	if ctx.Err() != nil {
+		t.Fatal("a call did not end when the connection did")
+	}
+	c.Close()
+	return out
 }
 
 func waitStreams(tr *transport, n int) {
@@ -66,9 +83,11 @@ func waitStreams(tr *transport, n int) {
 }
 
 // fuzzConn is the client's side of a connection whose server sends
-// SETTINGS, then, once the gate opens, data, then EOF. Writes vanish.
+// SETTINGS, then, once the gate opens, data (in small reads when its
+// length is odd), then EOF. Writes vanish.
 type fuzzConn struct {
 	pre, rest *bytes.Reader
+	chunk     int // the most a read returns, when not 0
 	gate      chan struct{}
 	closed    chan struct{}
 	once      sync.Once
@@ -77,8 +96,12 @@ type fuzzConn struct {
 func newFuzzConn(data []byte) *fuzzConn {
 	var b bytes.Buffer
 	http2.NewFramer(&b, nil).WriteSettings(http2.Setting{ID: http2.SettingMaxFrameSize, Val: 16384})
-	return &fuzzConn{pre: bytes.NewReader(b.Bytes()), rest: bytes.NewReader(data),
+	c := &fuzzConn{pre: bytes.NewReader(b.Bytes()), rest: bytes.NewReader(data),
 		gate: make(chan struct{}), closed: make(chan struct{})}
+	if len(data)%2 == 1 {
+		c.chunk = 1 + len(data)%29 // frames cut across reads
+	}
+	return c
 }
 
 func (c *fuzzConn) Read(p []byte) (int, error) {
@@ -92,6 +115,9 @@ func (c *fuzzConn) Read(p []byte) (int, error) {
 	}
 	if c.rest.Len() == 0 {
 		return 0, io.EOF
+	}
+	if c.chunk > 0 && len(p) > c.chunk {
+		p = p[:c.chunk]
 	}
 	return c.rest.Read(p)
 }

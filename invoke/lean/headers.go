@@ -24,11 +24,11 @@ type headerState struct {
 	tooLarge bool
 }
 
-// onHeaders starts a header block.
-func (t *transport) onHeaders(f *http2.HeadersFrame) *connFault {
-	s := t.streams[f.StreamID]
-	t.hdr = headerState{s: s, trailers: f.StreamEnded()}
-	return t.headerFragment(f.HeaderBlockFragment(), f.HeadersEnded())
+// onHeaders starts a header block on stream id with its first fragment.
+func (t *transport) onHeaders(id uint32, endStream bool, fragment []byte, endHeaders bool) *connFault {
+	s := t.streams[id]
+	t.hdr = headerState{s: s, trailers: endStream}
+	return t.headerFragment(fragment, endHeaders)
 }
 
 func (t *transport) onContinuation(f *http2.ContinuationFrame) *connFault {

@@ -2,6 +2,7 @@ package lean
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -22,7 +23,27 @@ type connFault struct {
 // the transport's mutex.
 func (t *transport) readLoop() {
 	for {
-		f, err := t.fr.ReadFrame()
+		if t.br.Buffered() == 0 {
+			// Read what there is, so that its first frame too may be
+			// taken from the buffer. An error is the one the Framer
+			// would have met reading the frame header.
+			if _, err := t.br.Peek(1); err != nil {
+				t.readError(err)
+				return
+			}
+		}
+		if fh, payload, ok := t.bufferedFrame(); ok {
+			t.mu.Lock()
+			fault := t.applyBuffered(fh, payload)
+			done := t.endApply(fault)
+			t.mu.Unlock()
+			t.br.Discard(frameHeaderLen + len(payload))
+			if done {
+				return
+			}
+			continue
+		}
+		f, err := t.readFrame()
 		if err != nil {
 			if t.streamError(err) {
 				continue
@@ -31,18 +52,82 @@ func (t *transport) readLoop() {
 			return
 		}
 		t.mu.Lock()
-		fault := t.apply(f)
-		if fault != nil {
-			t.fw.WriteGoAway(0, fault.code, nil)
-			t.flushLocked()
-			t.failLocked(fault.err, connError(fault.err))
-		}
-		done := t.err != nil
+		done := t.endApply(t.apply(f))
 		t.mu.Unlock()
 		if done {
 			return
 		}
 	}
+}
+
+// endApply ends the connection on a fault; it reports whether the
+// connection is done. It runs with t.mu held.
+func (t *transport) endApply(fault *connFault) bool {
+	if fault != nil {
+		t.fw.WriteGoAway(0, fault.code, nil)
+		t.flushLocked()
+		t.failLocked(fault.err, connError(fault.err))
+	}
+	return t.err != nil
+}
+
+// readFrame reads a frame with the Framer, noting whether a header block
+// goes on past it as the Framer does, so that bufferedFrame knows when
+// CONTINUATION frames must come next.
+func (t *transport) readFrame() (http2.Frame, error) {
+	fh, err := t.fr.ReadFrameHeader()
+	if err != nil {
+		return nil, err
+	}
+	if fh.Type == http2.FrameHeaders || fh.Type == http2.FrameContinuation {
+		t.midBlock = !fh.Flags.Has(http2.FlagHeadersEndHeaders)
+	}
+	return t.fr.ReadFrameForHeader(fh)
+}
+
+const frameHeaderLen = 9
+
+// bufferedFrame returns the next frame when it is whole in the read buffer
+// and is one that the Framer would take as it is: a DATA frame without
+// padding, or a HEADERS frame with its whole block, without padding or
+// priority, on a stream, outside another header block. Its payload is
+// valid until the frame is discarded from the buffer. Every other frame,
+// and one not yet read in full, is for the Framer.
+func (t *transport) bufferedFrame() (http2.FrameHeader, []byte, bool) {
+	var fh http2.FrameHeader
+	if t.midBlock || t.framerOnly || t.br.Buffered() < frameHeaderLen {
+		return fh, nil, false
+	}
+	b, _ := t.br.Peek(frameHeaderLen)
+	n := int(b[0])<<16 | int(b[1])<<8 | int(b[2])
+	fh = http2.FrameHeader{Type: http2.FrameType(b[3]), Flags: http2.Flags(b[4]),
+		Length: uint32(n), StreamID: binary.BigEndian.Uint32(b[5:]) & (1<<31 - 1)}
+	if fh.StreamID == 0 || t.br.Buffered() < frameHeaderLen+n {
+		return fh, nil, false
+	}
+	switch fh.Type {
+	case http2.FrameData:
+		if fh.Flags.Has(http2.FlagDataPadded) {
+			return fh, nil, false
+		}
+	case http2.FrameHeaders:
+		if fh.Flags&(http2.FlagHeadersPadded|http2.FlagHeadersPriority) != 0 || !fh.Flags.Has(http2.FlagHeadersEndHeaders) {
+			return fh, nil, false
+		}
+	default:
+		return fh, nil, false
+	}
+	b, _ = t.br.Peek(frameHeaderLen + n)
+	return fh, b[frameHeaderLen:], true
+}
+
+// applyBuffered applies a frame bufferedFrame gave; it runs with t.mu held.
+func (t *transport) applyBuffered(fh http2.FrameHeader, payload []byte) *connFault {
+	end := fh.Flags.Has(http2.FlagDataEndStream) // the same bit for HEADERS
+	if fh.Type == http2.FrameData {
+		return t.onData(fh.StreamID, int(fh.Length), payload, end)
+	}
+	return t.onHeaders(fh.StreamID, end, payload, true)
 }
 
 // streamError resets the stream a frame's stream error is about; it
@@ -84,9 +169,9 @@ func (t *transport) readError(err error) {
 func (t *transport) apply(f http2.Frame) *connFault {
 	switch f := f.(type) {
 	case *http2.DataFrame:
-		return t.onData(f)
+		return t.onData(f.StreamID, int(f.Length), f.Data(), f.StreamEnded())
 	case *http2.HeadersFrame:
-		return t.onHeaders(f)
+		return t.onHeaders(f.StreamID, f.StreamEnded(), f.HeaderBlockFragment(), f.HeadersEnded())
 	case *http2.ContinuationFrame:
 		return t.onContinuation(f)
 	case *http2.RSTStreamFrame:
@@ -107,11 +192,10 @@ func (t *transport) apply(f http2.Frame) *connFault {
 	return nil
 }
 
-// onData deframes a DATA frame into its stream and gives the flow-control
-// credit back in batches: to the connection at once, to the stream unless
-// the frame ended it.
-func (t *transport) onData(f *http2.DataFrame) *connFault {
-	n := int(f.Length)
+// onData deframes a DATA frame (of n bytes with padding, data without)
+// into its stream and gives the flow-control credit back in batches: to the
+// connection at once, to the stream unless the frame ended it.
+func (t *transport) onData(id uint32, n int, data []byte, endStream bool) *connFault {
 	t.connUnacked += n
 	if t.connUnacked > int(t.opts.ConnWindowSize) {
 		return &connFault{http2.ErrCodeFlowControl, errors.New("the server sent more than the connection window")}
@@ -121,7 +205,7 @@ func (t *transport) onData(f *http2.DataFrame) *connFault {
 		t.connUnacked = 0
 		t.kickLocked()
 	}
-	s := t.streams[f.StreamID]
+	s := t.streams[id]
 	if s == nil || s.finished {
 		return nil
 	}
@@ -129,7 +213,7 @@ func (t *transport) onData(f *http2.DataFrame) *connFault {
 		t.finishLocked(s, errorf(codes.Internal, "DATA before the response headers"), true)
 		return nil
 	}
-	if err := s.deframe(f.Data(), t.opts.MaxRecvMsgSize); err != nil {
+	if err := s.deframe(data, t.opts.MaxRecvMsgSize); err != nil {
 		t.finishLocked(s, err, true)
 		return nil
 	}
@@ -137,7 +221,7 @@ func (t *transport) onData(f *http2.DataFrame) *connFault {
 		t.finishLocked(s, errorf(codes.Internal, "cardinality violation: a unary response has more than one message"), true)
 		return nil
 	}
-	if f.StreamEnded() {
+	if endStream {
 		t.finishLocked(s, errorf(codes.Internal, "server closed the stream without sending trailers"), !s.halfClosed)
 		return nil
 	}

@@ -72,10 +72,14 @@ type transport struct {
 	draining atomic.Bool // no new streams: GOAWAY, failure or ids used up
 
 	// Reader-goroutine state.
-	fr      *http2.Framer
-	dec     *hpack.Decoder
-	hdr     headerState
-	pingAck atomic.Int64 // unix nanos of the last PING ack
+	br       *bufio.Reader
+	midBlock bool // the Framer read a header block that goes on
+	// framerOnly reads every frame with the Framer (a test compares).
+	framerOnly bool
+	fr         *http2.Framer
+	dec        *hpack.Decoder
+	hdr        headerState
+	pingAck    atomic.Int64 // unix nanos of the last PING ack
 }
 
 // headerBlock is a request header block ready to copy, valid while the
@@ -112,7 +116,8 @@ func newTransport(conn net.Conn, c *Conn) *transport {
 	}
 	t.enc = hpack.NewEncoder(&t.encBuf)
 	t.fw = http2.NewFramer(wbufWriter{t}, nil)
-	t.fr = http2.NewFramer(io.Discard, bufio.NewReaderSize(conn, readBufferSize))
+	t.br = bufio.NewReaderSize(conn, readBufferSize)
+	t.fr = http2.NewFramer(io.Discard, t.br)
 	t.fr.SetReuseFrames()
 	t.dec = hpack.NewDecoder(4096, t.onField)
 	t.dec.SetMaxStringLength(maxHeaderListSize)
