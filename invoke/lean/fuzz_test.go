@@ -18,8 +18,9 @@ import (
 // FuzzReadResponse feeds arbitrary bytes, as the server's frames after its
 // SETTINGS, to a connection with a unary call on stream 1 and a streaming
 // call on stream 3: the reader never panics or hangs, both calls end, and
-// they end the same way when every frame goes through the Framer as when
-// the frames whole in the read buffer are taken from it.
+// they end the same way when every frame goes through the Framer and every
+// header block through the HPACK decoder as when frames whole in the read
+// buffer are taken from it and header blocks seen before are remembered.
 func FuzzReadResponse(f *testing.F) {
 	for _, seed := range responseSeeds() {
 		f.Add(seed)
@@ -27,21 +28,21 @@ func FuzzReadResponse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		got := fuzzCalls(t, data, false)
 		if want := fuzzCalls(t, data, true); got != want {
-			t.Fatalf("from the read buffer: %q\nthrough the Framer:    %q", got, want)
+			t.Fatalf("taken from the buffer and remembered: %q\nread and decoded in full:            %q", got, want)
 		}
 	})
 }
 
 // fuzzCalls makes the two calls of FuzzReadResponse against data and
 // says how each ended: its error and the sizes of the messages it got.
-func fuzzCalls(t *testing.T, data []byte, framerOnly bool) [2]string {
+func fuzzCalls(t *testing.T, data []byte, plain bool) [2]string {
 	c, err := newConn("127.0.0.1:1", Options{Plaintext: true, MaxRecvMsgSize: 1 << 16})
 	if err != nil {
 		t.Fatal(err)
 	}
 	fc := newFuzzConn(data)
 	tr := newTransport(fc, c)
-	tr.framerOnly = framerOnly
+	tr.plain = plain
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := tr.handshake(ctx); err != nil {
@@ -194,6 +195,19 @@ func responseSeeds() [][]byte {
 		fr.WriteHeaders(http2.HeadersFrameParam{StreamID: 1, BlockFragment: hdr(":status", "503"), EndHeaders: true, EndStream: true})
 		fr.WriteData(3, true, []byte{1, 0, 0, 0, 0})
 		fr.WritePushPromise(http2.PushPromiseParam{StreamID: 3, PromiseID: 2, BlockFragment: hdr(":path", "/"), EndHeaders: true})
+	})
+	seed(func(fr *http2.Framer, hdr func(...string) []byte) {
+		// A block of indexed fields seen again, for streams that are gone
+		// and for stream 1; then the table is emptied (size updates to 0
+		// and back), and the same bytes mean nothing on stream 3.
+		fr.WriteHeaders(http2.HeadersFrameParam{StreamID: 5, BlockFragment: hdr(ok...), EndHeaders: true})
+		indexed := hdr(ok...)
+		for _, id := range []uint32{7, 1} {
+			fr.WriteHeaders(http2.HeadersFrameParam{StreamID: id, BlockFragment: indexed, EndHeaders: true})
+		}
+		fr.WriteData(1, false, msg(2))
+		fr.WriteHeaders(http2.HeadersFrameParam{StreamID: 9, BlockFragment: []byte{0x20, 0x3f, 0xe1, 0x1f}, EndHeaders: true})
+		fr.WriteHeaders(http2.HeadersFrameParam{StreamID: 3, BlockFragment: indexed, EndHeaders: true})
 	})
 	seeds = append(seeds, []byte("HTTP/1.1 400 Bad Request\r\n\r\n"), nil)
 	return seeds

@@ -25,10 +25,32 @@ type headerState struct {
 }
 
 // onHeaders starts a header block on stream id with its first fragment.
+// A whole block seen before, of indexed fields only, is taken from
+// t.blocksSeen instead of being decoded again.
 func (t *transport) onHeaders(id uint32, endStream bool, fragment []byte, endHeaders bool) *connFault {
 	s := t.streams[id]
 	t.hdr = headerState{s: s, trailers: endStream}
-	return t.headerFragment(fragment, endHeaders)
+	if !endHeaders {
+		return t.headerFragment(fragment, false)
+	}
+	key, ok := indexedKey(fragment)
+	if !ok || t.plain {
+		return t.headerFragment(fragment, true)
+	}
+	if fields, ok := t.blocksSeen.lookup(key); ok {
+		for _, f := range fields {
+			t.onField(f)
+		}
+		t.endHeaders()
+		return nil
+	}
+	t.capture, t.captured = true, t.captured[:0]
+	fault := t.headerFragment(fragment, true)
+	if fault == nil {
+		t.blocksSeen.add(key, t.captured)
+	}
+	t.capture = false
+	return fault
 }
 
 func (t *transport) onContinuation(f *http2.ContinuationFrame) *connFault {
@@ -40,6 +62,9 @@ func (t *transport) onContinuation(f *http2.ContinuationFrame) *connFault {
 }
 
 func (t *transport) headerFragment(p []byte, end bool) *connFault {
+	if !t.capture {
+		t.blocksSeen.gen++ // the block may change the decoder's table
+	}
 	if _, err := t.dec.Write(p); err != nil {
 		return &connFault{http2.ErrCodeCompression, err}
 	}
@@ -55,6 +80,9 @@ func (t *transport) headerFragment(p []byte, end bool) *connFault {
 
 // onField takes one decoded response header field.
 func (t *transport) onField(f hpack.HeaderField) {
+	if t.capture {
+		t.captured = append(t.captured, f)
+	}
 	h := &t.hdr
 	h.size += len(f.Name) + len(f.Value) + 32
 	if h.size > maxHeaderListSize {
@@ -167,4 +195,57 @@ func (s *stream) checkResponse(trailersOnly bool) *Error {
 		return errorf(codes.Unknown, "response content-type is not application/grpc")
 	}
 	return nil
+}
+
+// A blockCache remembers the fields of response header blocks made only of
+// indexed fields of one byte each, such as a gRPC server's headers and
+// trailers once their fields are in its HPACK table: decoding such a block
+// does not change the decoder's dynamic table, so while no other block
+// has changed it since (gen), the same bytes decode to the same fields.
+type blockCache struct {
+	gen     uint64 // bumped by every block decoded that is not one of these
+	entries [4]cachedBlock
+	next    int
+}
+
+type cachedBlock struct {
+	key    uint64
+	gen    uint64
+	fields []hpack.HeaderField
+}
+
+// indexedKey packs a block of at most 7 one-byte indexed fields (0x81 to
+// 0xfe: index 1 to 126) with its length; false for any other block.
+func indexedKey(p []byte) (uint64, bool) {
+	if len(p) > 7 {
+		return 0, false
+	}
+	key := uint64(len(p)) << 56
+	for i, b := range p {
+		if b <= 0x80 || b == 0xff {
+			return 0, false
+		}
+		key |= uint64(b) << (8 * i)
+	}
+	return key, true
+}
+
+func (c *blockCache) lookup(key uint64) ([]hpack.HeaderField, bool) {
+	for i := range c.entries {
+		if e := &c.entries[i]; e.key == key && e.gen == c.gen && e.fields != nil {
+			return e.fields, true
+		}
+	}
+	return nil, false
+}
+
+// add remembers fields, copied, for key, in place of the oldest entry.
+func (c *blockCache) add(key uint64, fields []hpack.HeaderField) {
+	e := &c.entries[c.next]
+	c.next = (c.next + 1) % len(c.entries)
+	e.key, e.gen = key, c.gen
+	e.fields = append(e.fields[:0:0], fields...)
+	if e.fields == nil {
+		e.fields = []hpack.HeaderField{}
+	}
 }

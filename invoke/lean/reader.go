@@ -95,7 +95,7 @@ const frameHeaderLen = 9
 // and one not yet read in full, is for the Framer.
 func (t *transport) bufferedFrame() (http2.FrameHeader, []byte, bool) {
 	var fh http2.FrameHeader
-	if t.midBlock || t.framerOnly || t.br.Buffered() < frameHeaderLen {
+	if t.midBlock || t.plain || t.br.Buffered() < frameHeaderLen {
 		return fh, nil, false
 	}
 	b, _ := t.br.Peek(frameHeaderLen)

@@ -74,12 +74,17 @@ type transport struct {
 	// Reader-goroutine state.
 	br       *bufio.Reader
 	midBlock bool // the Framer read a header block that goes on
-	// framerOnly reads every frame with the Framer (a test compares).
-	framerOnly bool
+	// plain reads every frame with the Framer and decodes every header
+	// block, taking nothing from the read buffer or blocksSeen (a test
+	// compares).
+	plain      bool
 	fr         *http2.Framer
 	dec        *hpack.Decoder
 	hdr        headerState
-	pingAck    atomic.Int64 // unix nanos of the last PING ack
+	blocksSeen blockCache
+	capture    bool                // onField appends to captured
+	captured   []hpack.HeaderField // the fields of the block being decoded
+	pingAck    atomic.Int64        // unix nanos of the last PING ack
 }
 
 // headerBlock is a request header block ready to copy, valid while the
