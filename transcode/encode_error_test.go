@@ -95,6 +95,7 @@ func TestMarshalErrors(t *testing.T) {
 		{"any unresolvable", known, mustWire(t, &fixturev1.Known{Any: &anypb.Any{TypeUrl: "type.googleapis.com/no.Such"}}), -1, "any", "unable to resolve"},
 		{"any no type", known, mustWire(t, &fixturev1.Known{Any: &anypb.Any{Value: []byte{8, 1}}}), -1, "any", "type_url is not set"},
 		{"any bad content", known, mustWire(t, &fixturev1.Known{Any: &anypb.Any{TypeUrl: "type.googleapis.com/rpckit.fixture.v1.Leaf", Value: []byte{0x0a, 0x05}}}), -1, "any", "length past the end"},
+		{"any type url utf8", known, lenRec(18, lenRec(1, []byte("x\xff/rpckit.fixture.v1.Leaf"))), 5, "any.typeUrl", "invalid UTF-8"},
 		{"any bad wkt", known, mustWire(t, &fixturev1.Known{Any: mustAny(t, &durationpb.Duration{Seconds: 1, Nanos: -1})}), -1, "any", "signs"},
 	}
 	for _, tc := range tests {

@@ -2,6 +2,7 @@ package transcode
 
 import (
 	"math"
+	"unicode/utf8"
 
 	"github.com/rpckit/rpckit/dynamic"
 	"github.com/rpckit/rpckit/wire"
@@ -61,8 +62,12 @@ func (e *encoder) any(p *plan, recs []rec) error {
 	var tr *rec
 	if g := group(p, recs, 1); len(g) > 0 {
 		var err error
-		if tr, err = e.lastOf(&p.fields[g[0].idx], g); err != nil {
+		f := &p.fields[g[0].idx]
+		if tr, err = e.lastOf(f, g); err != nil {
 			return err
+		}
+		if !utf8.Valid(e.b[tr.start:tr.end]) {
+			return e.fieldErr(int(tr.start), f, "invalid UTF-8")
 		}
 	}
 	vr := last(p, recs, 2)
