@@ -89,7 +89,7 @@ func (t *transport) openLocked(s *stream, dl *deadline, endStream bool) {
 	}
 	s.sendWin = t.initSendWin
 	s.deadline = dl.at
-	t.streams[s.id] = s
+	t.streams.add(s)
 	if dl.own {
 		t.watchDeadlineLocked(s, dl.now)
 	}

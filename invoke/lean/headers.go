@@ -28,7 +28,7 @@ type headerState struct {
 // A whole block seen before, of indexed fields only, is taken from
 // t.blocksSeen instead of being decoded again.
 func (t *transport) onHeaders(id uint32, endStream bool, fragment []byte, endHeaders bool) *connFault {
-	s := t.streams[id]
+	s := t.streams.get(id)
 	t.hdr = headerState{s: s, trailers: endStream}
 	if !endHeaders {
 		return t.headerFragment(fragment, false)
@@ -55,7 +55,7 @@ func (t *transport) onHeaders(id uint32, endStream bool, fragment []byte, endHea
 
 func (t *transport) onContinuation(f *http2.ContinuationFrame) *connFault {
 	// The lock was let go since the HEADERS frame: the stream may be gone.
-	if t.hdr.s != nil && t.streams[f.StreamID] != t.hdr.s {
+	if t.hdr.s != nil && t.streams.get(f.StreamID) != t.hdr.s {
 		t.hdr.s = nil
 	}
 	return t.headerFragment(f.HeaderBlockFragment(), f.HeadersEnded())

@@ -139,7 +139,7 @@ func (t *transport) streamError(err error) bool {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if s := t.streams[se.StreamID]; s != nil {
+	if s := t.streams.get(se.StreamID); s != nil {
 		t.finishLocked(s, errorf(codes.Internal, "protocol error on the stream: %v", se), true)
 	}
 	return t.err == nil
@@ -205,7 +205,7 @@ func (t *transport) onData(id uint32, n int, data []byte, endStream bool) *connF
 		t.connUnacked = 0
 		t.kickLocked()
 	}
-	s := t.streams[id]
+	s := t.streams.get(id)
 	if s == nil || s.finished {
 		return nil
 	}
@@ -245,7 +245,7 @@ func (t *transport) creditStreamLocked(s *stream, n int) {
 }
 
 func (t *transport) onReset(f *http2.RSTStreamFrame) {
-	s := t.streams[f.StreamID]
+	s := t.streams.get(f.StreamID)
 	if s == nil {
 		return
 	}
@@ -286,7 +286,7 @@ func (t *transport) applySetting(s http2.Setting) error {
 	case http2.SettingInitialWindowSize:
 		delta := int64(s.Val) - t.initSendWin
 		t.initSendWin = int64(s.Val)
-		for _, st := range t.streams {
+		for _, st := range t.streams.all() {
 			st.sendWin += delta
 		}
 		if delta > 0 {
@@ -313,8 +313,8 @@ func (t *transport) onPing(f *http2.PingFrame) {
 // with errRefused, so their calls are made again on a new connection.
 func (t *transport) onGoAway(f *http2.GoAwayFrame) {
 	t.stopNewStreamsLocked()
-	for id, s := range t.streams {
-		if id > f.LastStreamID {
+	for _, s := range t.streams.all() {
+		if s.id > f.LastStreamID {
 			t.finishLocked(s, errRefused, false)
 		}
 	}
@@ -331,7 +331,7 @@ func (t *transport) onWindowUpdate(f *http2.WindowUpdateFrame) *connFault {
 		t.wakeSendersLocked()
 		return nil
 	}
-	s := t.streams[f.StreamID]
+	s := t.streams.get(f.StreamID)
 	if s == nil {
 		return nil
 	}

@@ -94,7 +94,7 @@ func (t *transport) finishLocked(s *stream, err *Error, rst bool) {
 	}
 	s.finished = true
 	s.err = err
-	delete(t.streams, s.id)
+	t.streams.remove(s)
 	if s.dlPos > 0 {
 		t.unwatchDeadlineLocked(s)
 	}

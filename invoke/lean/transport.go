@@ -27,7 +27,7 @@ type transport struct {
 	owner     *Conn
 
 	mu      sync.Mutex
-	streams map[uint32]*stream
+	streams streamTable
 	nextID  uint32
 	active  int // streams counted against the peer's MAX_CONCURRENT_STREAMS
 	waiters []chan bool
@@ -108,7 +108,6 @@ const readBufferSize = 64 << 10
 func newTransport(conn net.Conn, c *Conn) *transport {
 	t := &transport{
 		conn: conn, opts: &c.opts, scheme: c.scheme, authority: c.authority, owner: c,
-		streams:     make(map[uint32]*stream),
 		nextID:      1,
 		maxStreams:  math.MaxInt32,
 		maxFrame:    16384,
@@ -185,7 +184,7 @@ func (t *transport) failLocked(err error, status *Error) {
 	}
 	t.err = err
 	t.draining.Store(true)
-	for _, s := range t.streams {
+	for _, s := range t.streams.all() {
 		t.finishLocked(s, status, false)
 	}
 	t.wakeWaitersLocked()
@@ -200,7 +199,7 @@ func (t *transport) failLocked(err error, status *Error) {
 // closeIfIdleLocked closes a draining connection once its last stream
 // ends.
 func (t *transport) closeIfIdleLocked() {
-	if t.goaway && len(t.streams) == 0 && t.err == nil {
+	if t.goaway && t.streams.len() == 0 && t.err == nil {
 		t.failLocked(errors.New("connection drained after GOAWAY"), connError(errors.New("GOAWAY")))
 	}
 }

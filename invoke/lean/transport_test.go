@@ -416,7 +416,7 @@ func waitActive(t *testing.T, c *Conn, n int) {
 	for start := time.Now(); time.Since(start) < 5*time.Second; time.Sleep(time.Millisecond) {
 		tr := c.cur.Load()
 		tr.mu.Lock()
-		k := len(tr.streams)
+		k := tr.streams.len()
 		tr.mu.Unlock()
 		if k >= n {
 			return
