@@ -41,6 +41,12 @@ func writeError(w http.ResponseWriter, code int, err error) {
 	writeJSON(w, code, e)
 }
 
+// writeFailure answers an operation that was carried out and failed (a
+// target that cannot be dialled, input the codec refuses): 200 with the
+// error, so the page reports it without the browser logging a failed
+// request.
+func writeFailure(w http.ResponseWriter, err error) { writeError(w, http.StatusOK, err) }
+
 func readJSON(w http.ResponseWriter, r *http.Request, v any) bool {
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody))
 	if err := dec.Decode(v); err != nil {
@@ -81,13 +87,13 @@ func (h *Handler) connect(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	t, err := h.targets.open(ctx, req)
 	if err != nil {
-		writeError(w, http.StatusBadGateway, err)
+		writeFailure(w, err)
 		return
 	}
 	services, err := listServices(ctx, t.source)
 	if err != nil {
 		t.close()
-		writeError(w, http.StatusBadGateway, err)
+		writeFailure(w, err)
 		return
 	}
 	h.targets.put(t)
@@ -209,7 +215,7 @@ func (h *Handler) check(w http.ResponseWriter, r *http.Request) {
 	}
 	wire, err := encode(codec, md, req.Body)
 	if err != nil {
-		writeError(w, http.StatusBadRequest, err)
+		writeFailure(w, err)
 		return
 	}
 	js, err := codec.Decode(nil, md, wire)

@@ -81,7 +81,7 @@ func TestConnectFailures(t *testing.T) {
 	for name, c := range cases {
 		var e apiError
 		code := p.post("/api/connect", c.req, &e)
-		if code == 200 || !strings.Contains(e.Error, c.want) {
+		if code != 200 || !strings.Contains(e.Error, c.want) {
 			t.Errorf("%s: %d %q, want an error with %q", name, code, e.Error, c.want)
 		}
 	}
@@ -146,7 +146,7 @@ func TestCheckGivesPath(t *testing.T) {
 	for body, want := range cases {
 		var e apiError
 		code := p.post("/api/check", checkRequest{Conn: id, Method: "rpckit.test.v1.Test/Echo", Body: json.RawMessage(body)}, &e)
-		if code != 400 || e.Path != want {
+		if code != 200 || e.Path != want || e.Error == "" {
 			t.Errorf("%s: %d path %q (%s), want %q", body, code, e.Path, e.Error, want)
 		}
 	}

@@ -64,7 +64,7 @@ func (h *Handler) call(w http.ResponseWriter, r *http.Request) {
 	}
 	wire, err := encode(codec, md.Input(), req.Body)
 	if err != nil {
-		writeError(w, http.StatusBadRequest, err)
+		writeFailure(w, err)
 		return
 	}
 	ctx, cancel := h.callContext(r.Context(), req.Metadata, req.TimeoutMS)

@@ -93,10 +93,10 @@ func TestExposedConnect(t *testing.T) {
 	p := newPage(t, Options{Exposed: true, Allow: []string{"127.0.0.1:" + port}})
 	p.connect(connectRequest{Target: fx.Plain, Plaintext: true})
 	var e apiError
-	if code := p.post("/api/connect", connectRequest{Target: fx.TLS, Plaintext: true}, &e); code == 200 || !strings.Contains(e.Error, "not allowed") {
+	if code := p.post("/api/connect", connectRequest{Target: fx.TLS, Plaintext: true}, &e); code != 200 || !strings.Contains(e.Error, "not allowed") {
 		t.Errorf("unlisted target: %d %s", code, e.Error)
 	}
-	if code := p.post("/api/connect", connectRequest{Target: "169.254.169.254:80", Plaintext: true}, &e); code == 200 || !strings.Contains(e.Error, "blocked") {
+	if code := p.post("/api/connect", connectRequest{Target: "169.254.169.254:80", Plaintext: true}, &e); code != 200 || !strings.Contains(e.Error, "blocked") {
 		t.Errorf("metadata address: %d %s", code, e.Error)
 	}
 }

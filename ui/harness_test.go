@@ -107,7 +107,7 @@ func (p *page) connect(req connectRequest) connectResponse {
 	p.t.Helper()
 	var resp connectResponse
 	var e apiError
-	if code := p.post("/api/connect", req, &resp); code != 200 {
+	if code := p.post("/api/connect", req, &resp); code != 200 || resp.ID == "" {
 		p.post("/api/connect", req, &e)
 		p.t.Fatalf("connect %s: %d %s", req.Target, code, e.Error)
 	}

@@ -12,7 +12,9 @@ async function answer(resp) {
   const text = await resp.text();
   let body;
   try { body = text ? JSON.parse(text) : {}; } catch { body = { error: text.trim() }; }
-  if (!resp.ok) throw new APIError(body.error || resp.statusText, body.path);
+  // Failed operations (a target that cannot be dialled, refused input)
+  // come back as 200 with an error, so the browser logs nothing.
+  if (!resp.ok || body.error) throw new APIError(body.error || resp.statusText, body.path);
   return body;
 }
 

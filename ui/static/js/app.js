@@ -27,13 +27,26 @@ async function boot() {
   const saved = store.state();
   app.tabs = saved.tabs || [];
   app.active = saved.active || null;
+  app.loaded = true;
+  // Drafts typed just before the page goes away are kept too.
+  addEventListener("pagehide", () => { clearTimeout(saveTimer); saveState(); });
   wireTopbar();
   wireSidebar();
   renderEnvSelect();
   renderTabs();
   const targets = saved.conns && saved.conns.length ? saved.conns : app.info.target ? [{ target: app.info.target, tls: app.info.targetTLS, reflection: true }] : [];
   if (targets.length) $("#target").value = targets[targets.length - 1].target;
-  for (const s of targets) await connect(s).catch(() => {});
+  for (const s of targets) {
+    if (s.certName && !s.keyPem) {
+      // The client key is never stored: such a target waits for it.
+      app.conns.push({ id: "", settings: s, services: [], up: false, error: "choose the client key again, then reconnect" });
+      continue;
+    }
+    await connect(s).catch(() => {});
+  }
+  // Targets that failed stay in the saved state, to be tried next time.
+  for (const s of targets) if (!app.conns.some((c) => c.settings.target === s.target)) app.conns.push({ id: "", settings: s, services: [], up: false });
+  renderSidebar();
 }
 
 // --- theme ---------------------------------------------------------------
@@ -48,10 +61,11 @@ function applyTheme(t) {
 let saveTimer = null;
 function saveState(extra) {
   const s = store.state();
-  Object.assign(s, extra || {}, {
-    tabs: app.tabs, active: app.active,
-    conns: app.conns.map((c) => persistable(c.settings)),
-  });
+  Object.assign(s, extra || {});
+  if (app.loaded) {
+    // Until the page has read its state back, only settings are written.
+    Object.assign(s, { tabs: app.tabs, active: app.active, conns: app.conns.map((c) => persistable(c.settings)) });
+  }
   store.saveState(s);
 }
 export function saveSoon() {

@@ -84,7 +84,7 @@ export function benchCommand(req, conn, clientStreaming, bench) {
     "--timeout", goDuration(req.timeoutMs)];
   if (bench.mode === "rate") a.push("--rate", String(bench.rate));
   else if (bench.mode === "ramp") a.push("--rate", `${bench.from}:${bench.to}:+${bench.step}`, "--step", goDuration(bench.stepS * 1000));
-  if (bench.mode === "concurrency" || bench.concurrency) a.push("-c", String(bench.concurrency || 1));
+  if (bench.mode === "concurrency") a.push("-c", String(bench.concurrency || 1));
   if (bench.mode !== "ramp") a.push("--duration", goDuration(bench.durationS * 1000));
   if (bench.slo) a.push("--slo", bench.slo);
   a.push("-d", messagesOf(req.body, clientStreaming).join("\n"), req.target, req.method);

@@ -86,7 +86,7 @@ function setKey(obj, key, v) {
 function oneofRow(st, name, fields, obj, rerender, path) {
   const chosen = fields.find((f) => obj[f.json] !== undefined);
   const sel = h("select", {
-    "aria-label": "oneof " + name,
+    "aria-label": `oneof ${path}.${name}`,
     on: { change: () => {
       for (const f of fields) delete obj[f.json];
       const f = fields.find((x) => x.json === sel.value);

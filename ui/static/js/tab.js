@@ -35,7 +35,6 @@ export class TabView {
     this.editorEl = h("div", { "data-testid": "editor", "aria-label": "Request JSON" });
     this.jar = makeEditor(this.editorEl, t.body, (code) => { t.body = code; this.app.saveSoon(); this.checkSoon(); });
     this.editorEl.addEventListener("keydown", (ev) => { if (ev.key === "Escape") this.app.focusSearch(); });
-    this.formEl = h("div", { "data-testid": "form" });
     this.benchEl = h("div", {});
     this.errorEl = h("div", { class: "input-error", "data-testid": "input-error", role: "alert" });
     this.deadline = h("input", { type: "text", value: goDuration(t.timeoutMs), "aria-label": "deadline", "data-testid": "deadline",
@@ -126,7 +125,7 @@ export class TabView {
       this.app.saveSoon();
       this.checkSoon();
     });
-    replace(this.reqBody, form, this.errorEl);
+    replace(this.reqBody, h("div", { "data-testid": "form" }, form), this.errorEl);
   }
 
   benchPanel() {
