@@ -124,6 +124,10 @@ func (p *dialPolicy) resolve(ctx context.Context, target string) (resolved, erro
 		}
 		return resolved{addr: target}, nil // another grpc-go scheme: dialled as is
 	}
+	if _, err := netip.ParseAddr(host); err != nil && p.exposed && !p.mayAllow(host, port) {
+		// No rule could match whatever the name resolves to: no lookup.
+		return resolved{}, fmt.Errorf("ui: target %q not allowed: no --allow pattern matches it", target)
+	}
 	ips, err := p.lookupHost(ctx, host)
 	if err != nil {
 		return resolved{}, fmt.Errorf("ui: target %q: %w", target, err)
@@ -180,6 +184,23 @@ func (p *dialPolicy) choose(target, host, port string, ips []netip.Addr) (resolv
 func (p *dialPolicy) allowed(host string, ip netip.Addr, port string) bool {
 	for _, r := range p.allow {
 		if r.matches(host, ip, port) {
+			return true
+		}
+	}
+	return false
+}
+
+// mayAllow says whether some rule could allow host:port once resolved:
+// one with the port whose name pattern matches, or that names addresses.
+func (p *dialPolicy) mayAllow(host, port string) bool {
+	for _, r := range p.allow {
+		if r.port != "*" && r.port != port {
+			continue
+		}
+		if r.name == "" {
+			return true
+		}
+		if ok, _ := path.Match(r.name, strings.ToLower(host)); ok {
 			return true
 		}
 	}

@@ -68,6 +68,31 @@ func TestDialPolicyExposed(t *testing.T) {
 	}
 }
 
+// A target no rule could allow is refused before its name is looked up.
+func TestDialPolicyNoLookupWhenNothingMatches(t *testing.T) {
+	allow, err := parseAllowlist([]string{"*.svc.internal:443", "10.0.0.0/8:50051"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var looked []string
+	p := &dialPolicy{exposed: true, allow: allow, lookup: func(_ context.Context, host string) ([]netip.Addr, error) {
+		looked = append(looked, host)
+		return []netip.Addr{netip.MustParseAddr("10.1.1.1")}, nil
+	}}
+	for _, target := range []string{"metadata.google.internal:80", "users.svc.internal:80", "other.example:443"} {
+		if _, err := p.resolve(context.Background(), target); err == nil || !strings.Contains(err.Error(), "no --allow pattern matches it") {
+			t.Errorf("%s: %v", target, err)
+		}
+	}
+	if len(looked) != 0 {
+		t.Errorf("looked up %v", looked)
+	}
+	// A name on a port some address rule has is looked up and checked.
+	if r, err := p.resolve(context.Background(), "anything.example:50051"); err != nil || r.addr != "10.1.1.1:50051" {
+		t.Errorf("anything.example:50051: %+v %v", r, err)
+	}
+}
+
 func TestDialPolicyLocal(t *testing.T) {
 	p := &dialPolicy{lookup: fakeLookup(map[string][]string{"localhost": {"127.0.0.1", "::1"}, "far": {"192.0.2.1"}})}
 	for target, loop := range map[string]bool{"localhost:1": true, "127.0.0.1:1": true, "far:1": false, "unix:/x": true, "169.254.169.254:80": false} {
