@@ -59,7 +59,7 @@ func (o MarshalOptions) marshal(dst []byte, p *plan, b []byte) ([]byte, error) {
 		scratches.Put(e.scratch)
 	}
 	if err != nil {
-		return dst, err
+		return dst, finish(err)
 	}
 	return e.out, nil
 }
@@ -105,6 +105,7 @@ type encoder struct {
 	depth      int // messages still allowed below this one
 	partial    int // > 0 inside an Any, where required fields are not checked
 	discarded  int // output the direct path printed and rolled back
+	hopeful    int // messages with sub-messages tried without a check, in flight
 	opts       MarshalOptions
 }
 

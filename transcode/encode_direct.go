@@ -10,15 +10,18 @@ import (
 // oneof, no extensions. Anything else needs the general path (scan, then
 // print in declaration order).
 //
-// A message with sub-messages is checked first (regular: a walk over its
-// own records, sub-messages skipped by length), so that the direct path
-// never gives up after printing them: giving up there would print them
-// again, and at every level of a deep message. Its errors are then final:
-// no later record replaces the value that failed (map values are chosen
-// before they print), so the general path would fail too. A message
-// without sub-messages is tried straight away, and on any surprise or
-// error its output is rolled back and the general path does it, which
-// costs at most one more pass over its own bytes.
+// A message without sub-messages is tried straight away: on any surprise
+// or error its output is rolled back and the general path does it, which
+// costs at most one more pass over its own bytes. A message with
+// sub-messages is tried straight away too while fewer than maxHopeful such
+// messages are in flight, and rolled back the same way, which prints its
+// sub-messages again. Once one has given up, every further message with
+// sub-messages is checked first (regular: a walk over its own records,
+// sub-messages skipped by length), so that the direct path never gives up
+// after printing them and the work stays bounded at any depth. The errors
+// of a checked message are final: no later record replaces the value that
+// failed (map values are chosen before they print), so the general path
+// would fail too.
 
 // messageAt prints the message of p in b[start:end].
 func (e *encoder) messageAt(p *plan, start, end int32) error {
@@ -49,26 +52,56 @@ type run struct {
 // direct prints the message of p in b[start:end] if its records allow, and
 // reports whether it did, or a final error.
 func (e *encoder) direct(p *plan, start, end int32) (bool, error) {
-	if e.depth == 0 || p.hasSub && !e.regular(p, start, end) {
+	if e.depth == 0 {
 		return false, nil
+	}
+	checked, hopeful := false, false
+	if p.hasSub {
+		if e.hopeful >= maxHopeful {
+			if !e.regular(p, start, end) {
+				return false, nil
+			}
+			checked = true
+		} else {
+			hopeful = true
+			e.hopeful++
+		}
 	}
 	e.depth--
 	ebase := 0
 	if e.scratch != nil {
 		ebase = len(e.ents)
 	}
-	ok, err := e.directFields(p, start, end)
+	ok, err := e.directFields(p, start, end, checked)
 	if e.scratch != nil {
 		e.ents = e.ents[:ebase]
 	}
 	e.depth++
+	if hopeful {
+		e.hopeful--
+		if !ok && err == nil {
+			e.hopeful = noHope // check from now on
+		}
+	}
 	return ok, err
 }
+
+// maxHopeful is how many messages with sub-messages the direct path tries
+// at once without checking their records first. Giving up on one prints
+// its subtree again; after the first time every such message is checked
+// first (noHope stays above maxHopeful whatever the messages in flight
+// take off it on their way out), so only the at most maxHopeful then in
+// flight can give up, and the output printed and dropped stays within
+// maxHopeful times the output.
+const (
+	maxHopeful = 4
+	noHope     = 1 << 30
+)
 
 // directFields is the direct path's loop. It is long because it is the hot
 // loop: the common records (one-byte tags of varint, fixed and short
 // length-delimited records) are parsed inline, the rest by record.
-func (e *encoder) directFields(p *plan, start, end int32) (bool, error) {
+func (e *encoder) directFields(p *plan, start, end int32, checked bool) (bool, error) {
 	b := e.b[:end]
 	e.open('{')
 	cur := run{idx: -1}
@@ -124,12 +157,12 @@ func (e *encoder) directFields(p *plan, start, end int32) (bool, error) {
 		r := rec{idx: idx, aux: uint32(wt), start: int32(vs), end: int32(ve)}
 		if idx == cur.idx {
 			if err := e.extendRun(&cur, &r); err != nil {
-				return false, final(p, err)
+				return false, final(checked, err)
 			}
 			continue
 		}
 		if err := e.endRun(&cur); err != nil {
-			return false, final(p, err)
+			return false, final(checked, err)
 		}
 		if e.unpop {
 			for k := cur.idx + 1; k < idx; k++ {
@@ -145,11 +178,11 @@ func (e *encoder) directFields(p *plan, start, end int32) (bool, error) {
 		}
 		cur = run{f: f, idx: idx}
 		if err := e.startRun(&cur, &r); err != nil {
-			return false, final(p, err)
+			return false, final(checked, err)
 		}
 	}
 	if err := e.endRun(&cur); err != nil {
-		return false, final(p, err)
+		return false, final(checked, err)
 	}
 	if e.unpop {
 		for k := int(cur.idx) + 1; k < len(p.fields); k++ {
@@ -162,8 +195,8 @@ func (e *encoder) directFields(p *plan, start, end int32) (bool, error) {
 
 // final returns err if it is final, for a message that regular checked;
 // otherwise nil, to give up.
-func final(p *plan, err error) error {
-	if !p.hasSub || err == errAgain {
+func final(checked bool, err error) error {
+	if !checked || err == errAgain {
 		return nil
 	}
 	return err

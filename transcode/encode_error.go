@@ -3,6 +3,7 @@ package transcode
 import (
 	"errors"
 	"strconv"
+	"strings"
 
 	"github.com/rpckit/rpckit/dynamic"
 	"github.com/rpckit/rpckit/wire"
@@ -11,40 +12,72 @@ import (
 )
 
 // Error paths are built on the way out: an error names the field of its
-// own message, and each enclosing message that passes it on puts its own
-// step in front (within, withinKey). Nothing is tracked on success.
+// own message, and each enclosing message that passes it on adds its own
+// step (within, withinKey) to a failure, which Marshal turns into an *Error
+// with the whole path. Nothing is tracked on success.
 
-// within puts the step "f" or "f[index]" (index >= 0) in front of the path
-// of err, an error from inside the value of field f.
-func (e *encoder) within(err error, f *fieldPlan, index int) error {
-	te, ok := err.(*Error)
-	if !ok {
-		return err
+// failure is an *Error on its way out, with the steps of its path from the
+// innermost out.
+type failure struct {
+	err   *Error
+	steps []string
+}
+
+func (f *failure) Error() string { return f.result().Error() }
+
+// result returns the *Error with its full path.
+func (f *failure) result() *Error {
+	var b strings.Builder
+	for i := len(f.steps) - 1; i >= 0; i-- {
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(f.steps[i])
 	}
+	if f.err.Path != "" {
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(f.err.Path)
+	}
+	f.err.Path, f.steps = b.String(), nil
+	return f.err
+}
+
+// finish returns err as the caller gets it: an *Error with its full path.
+func finish(err error) error {
+	if f, ok := err.(*failure); ok {
+		return f.result()
+	}
+	return err
+}
+
+// addStep adds step to the path of err.
+func addStep(err error, step string) error {
+	switch t := err.(type) {
+	case *failure:
+		t.steps = append(t.steps, step)
+		return t
+	case *Error:
+		return &failure{err: t, steps: []string{step}}
+	}
+	return err
+}
+
+// within adds the step "f" or "f[index]" (index >= 0) to the path of err,
+// an error from inside the value of field f.
+func (e *encoder) within(err error, f *fieldPlan, index int) error {
 	step := e.stepName(f)
 	if index >= 0 {
 		step += "[" + strconv.Itoa(index) + "]"
 	}
-	te.Path = joinPath(step, te.Path)
-	return te
+	return addStep(err, step)
 }
 
-// withinKey puts the step f[key] in front of the path of err, an error from
-// inside the value of map entry en of field f.
+// withinKey adds the step f[key] to the path of err, an error from inside
+// the value of map entry en of field f.
 func (e *encoder) withinKey(err error, f *fieldPlan, en *entry) error {
-	te, ok := err.(*Error)
-	if !ok {
-		return err
-	}
-	te.Path = joinPath(e.stepName(f)+"["+e.keyText(f.key, en)+"]", te.Path)
-	return te
-}
-
-func joinPath(step, rest string) string {
-	if rest == "" {
-		return step
-	}
-	return step + "." + rest
+	return addStep(err, e.stepName(f)+"["+e.keyText(f.key, en)+"]")
 }
 
 // stepName is f's name as the path shows it, or "" for nil.
