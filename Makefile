@@ -12,21 +12,28 @@ RACE_RE   = ^$(MODULE)/(internal|schema|invoke|load|interceptor|server|examples|
 # The conformance suite runs once, on its own (see conformance).
 CONF_RE   = ^$(MODULE)/internal/conformance(/|$$)
 
-.PHONY: test deps vet race unit conformance fuzz gen build
+.PHONY: test deps vet race unit browser conformance fuzz gen build
 
-test: deps vet race unit conformance fuzz
+test: deps vet race unit browser conformance fuzz
 
 build:
 	$(GO) build -o bin/rpckit ./cmd/rpckit
 
 # Python gRPC (a C-core implementation) for the interop tests; the
-# grpc-web npm client for the gateway's gRPC-Web test.
+# grpc-web npm client for the gateway's gRPC-Web test; Debian's chromium,
+# npm's playwright-core and grpcurl for the ui's browser suite.
 deps:
 	@$(PYTHON) -c 'import grpc, grpc_reflection, grpc_health' 2>/dev/null || \
 		$(PYTHON) -m pip install --quiet --disable-pip-version-check \
 			grpcio grpcio-reflection grpcio-health-checking protobuf
 	@test -d gateway/internal/gwtest/webclient/node_modules/grpc-web || \
 		npm ci --prefix gateway/internal/gwtest/webclient --no-audit --no-fund --silent
+	@test -x /usr/bin/chromium || { \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium || \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }; }
+	@test -d ui/browsertest/node_modules/playwright-core || \
+		npm ci --prefix ui/browsertest --no-audit --no-fund --silent
+	@test -x $(GRPCURL) || GOBIN=$(dir $(GRPCURL)) $(GO) install github.com/fullstorydev/grpcurl/cmd/grpcurl@$(GRPCURL_VERSION)
 
 vet:
 	$(GO) vet ./...
@@ -37,6 +44,18 @@ race:
 
 unit:
 	$(GO) test -count=1 -timeout 15m $$($(GO) list ./... | grep -v -E '$(RACE_RE)')
+
+# The ui's browser suite (ui/browsertest): chromium driven by playwright-core
+# under node --test, against the ui package's test binary (-serve starts the
+# fixture servers and the pages); copied commands run with the rpckit built
+# here and grpcurl from the cache. Screenshots go to ui/browsertest/out/.
+GRPCURL_VERSION = v1.9.4
+GRPCURL ?= $(or $(RPCKIT_CACHE),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/rpckit)/bin/grpcurl
+
+browser:
+	$(GO) test -c -o ui/browsertest/out/uitest ./ui
+	$(GO) build -o ui/browsertest/out/bin/rpckit ./cmd/rpckit
+	cd ui/browsertest && UI_TEST_GRPCURL=$(GRPCURL) node --test --test-concurrency=1 .
 
 # protobuf's conformance suite (binary and JSON, required and recommended)
 # against transcode and against the protojson baseline; the first run builds

@@ -1,24 +1,32 @@
 // The fixture servers the ui's tests talk to: the rpckit test
-// service in plaintext, TLS and mTLS (internal/rpctest), and a service of
-// 500 methods compiled from .proto text at run time, for search. They live
-// in test files so that the ui package itself imports nothing of rpckit's
-// internals.
+// service in plaintext (recording what it is sent), TLS and mTLS
+// (internal/rpctest), and a service of 500 methods compiled from .proto
+// text at run time, for search. They live in test files so that the ui
+// package itself imports nothing of rpckit's internals.
 package ui
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 
+	testv1 "github.com/rpckit/rpckit/internal/gen/rpckit/test/v1"
 	"github.com/rpckit/rpckit/internal/rpctest"
 	"github.com/rpckit/rpckit/schema"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/reflection"
 	rpb "google.golang.org/grpc/reflection/grpc_reflection_v1"
 	rpbalpha "google.golang.org/grpc/reflection/grpc_reflection_v1alpha"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
 	"google.golang.org/protobuf/types/dynamicpb"
@@ -28,7 +36,8 @@ import (
 type fixtureServers struct {
 	Plain, TLS, MTLS, Wide string // host:port
 	Certs                  *rpctest.Certs
-	Dir                    string // certificates and protos live here
+	Recorded               *recorder // the unary calls Plain was sent
+	Dir                    string    // certificates and protos live here
 	stops                  []func()
 }
 
@@ -41,10 +50,13 @@ func startFixtures(dir string) (*fixtureServers, error) {
 		return nil, err
 	}
 	s.Certs = certs
+	if s.Plain, err = s.startRecorded(); err != nil {
+		return nil, err
+	}
 	for _, f := range []struct {
 		addr *string
 		opts rpctest.Options
-	}{{&s.Plain, rpctest.Options{}}, {&s.TLS, rpctest.Options{TLS: certs.ServerTLS(false)}}, {&s.MTLS, rpctest.Options{TLS: certs.ServerTLS(true)}}} {
+	}{{&s.TLS, rpctest.Options{TLS: certs.ServerTLS(false)}}, {&s.MTLS, rpctest.Options{TLS: certs.ServerTLS(true)}}} {
 		srv, err := rpctest.Start(f.opts)
 		if err != nil {
 			s.Stop()
@@ -66,6 +78,82 @@ func (s *fixtureServers) Stop() {
 		stop()
 	}
 	s.stops = nil
+}
+
+// startRecorded serves the test service in plaintext, with reflection,
+// recording every unary call it is sent.
+func (s *fixtureServers) startRecorded() (string, error) {
+	s.Recorded = &recorder{}
+	srv := grpc.NewServer(grpc.UnaryInterceptor(s.Recorded.unary))
+	testv1.RegisterTestServer(srv, rpctest.Service{})
+	reflection.Register(srv)
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	go srv.Serve(lis)
+	s.stops = append(s.stops, srv.Stop)
+	return lis.Addr().String(), nil
+}
+
+// recorded is one unary call as the server received it: the request in
+// protojson and the metadata the caller chose (keys starting "x-").
+type recorded struct {
+	Seq      int64               `json:"seq"`
+	Method   string              `json:"method"`
+	Metadata map[string][]string `json:"metadata"`
+	Request  json.RawMessage     `json:"request"`
+}
+
+// recorder keeps the last recorderSize calls.
+type recorder struct {
+	mu    sync.Mutex
+	seq   int64
+	calls []recorded
+}
+
+const recorderSize = 1024
+
+func (r *recorder) unary(ctx context.Context, req any, info *grpc.UnaryServerInfo, next grpc.UnaryHandler) (any, error) {
+	js, err := protojson.Marshal(req.(proto.Message))
+	if err != nil {
+		return nil, err
+	}
+	md, _ := metadata.FromIncomingContext(ctx)
+	chosen := map[string][]string{}
+	for k, vs := range md {
+		if strings.HasPrefix(k, "x-") {
+			chosen[k] = vs
+		}
+	}
+	r.mu.Lock()
+	r.seq++
+	r.calls = append(r.calls, recorded{Seq: r.seq, Method: info.FullMethod, Metadata: chosen, Request: js})
+	if len(r.calls) > recorderSize {
+		r.calls = append(r.calls[:0], r.calls[len(r.calls)-recorderSize:]...)
+	}
+	r.mu.Unlock()
+	return next(ctx, req)
+}
+
+// after lists the calls recorded after sequence number seq.
+func (r *recorder) after(seq int64) []recorded {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := []recorded{}
+	for _, c := range r.calls {
+		if c.Seq > seq {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// ServeHTTP answers GET /calls?after=N with the calls recorded since.
+func (r *recorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	seq, _ := strconv.ParseInt(req.URL.Query().Get("after"), 10, 64)
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(r.after(seq))
 }
 
 // wideMethods is how many methods the wide service has.

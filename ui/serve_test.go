@@ -32,6 +32,7 @@ type serveInfo struct {
 	ClientCert string `json:"clientCert"`
 	ClientKey  string `json:"clientKey"`
 	Dir        string `json:"dir"`
+	Recorder   string `json:"recorder"` // GET {recorder}/calls?after=N: what Plain was sent
 }
 
 func serveForBrowser() int {
@@ -60,10 +61,17 @@ func serveForBrowser() int {
 		return 1
 	}
 	defer stop2()
+	recorder, stop3, err := serveLoopback(fx.Recorded)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer stop3()
 	info := serveInfo{
 		URL: page, Origin: page[:strings.Index(page, "/?")], ExposedURL: exposed,
 		Plain: fx.Plain, TLS: fx.TLS, MTLS: fx.MTLS, Wide: fx.Wide,
 		CA: fx.Certs.CA, ClientCert: fx.Certs.ClientCert, ClientKey: fx.Certs.ClientKey, Dir: dir,
+		Recorder: recorder,
 	}
 	line, _ := json.Marshal(info)
 	fmt.Println(string(line))
@@ -77,14 +85,23 @@ func servePage(opts Options) (string, func(), error) {
 	if err != nil {
 		return "", nil, err
 	}
+	base, stop, err := serveLoopback(h)
+	if err != nil {
+		h.Close()
+		return "", nil, err
+	}
+	return base + "/?token=" + h.Token(), func() { stop(); h.Close() }, nil
+}
+
+// serveLoopback serves h on 127.0.0.1 and returns its base URL.
+func serveLoopback(h http.Handler) (string, func(), error) {
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return "", nil, err
 	}
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	go srv.Serve(lis)
-	stop := func() { srv.Close(); h.Close() }
-	return "http://" + lis.Addr().String() + "/?token=" + h.Token(), stop, nil
+	return "http://" + lis.Addr().String(), func() { srv.Close() }, nil
 }
 
 func waitForEnd() {

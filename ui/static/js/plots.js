@@ -13,7 +13,9 @@ function plot(title, opts, data, width) {
   const axisStroke = getComputedStyle(document.documentElement).getPropertyValue("--fg").trim() || "#333";
   const grid = getComputedStyle(document.documentElement).getPropertyValue("--line").trim() || "#ddd";
   opts.axes = (opts.axes || [{}, {}]).map((a) => ({ stroke: axisStroke, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid }, ...a }));
-  new U({ width: width || 460, height: 220, ...opts }, data, box);
+  // The box keeps its plot, whose data the browser tests compare with the
+  // JSON the plot was drawn from.
+  box.plot = new U({ width: width || 460, height: 220, ...opts }, data, box);
   return box;
 }
 
