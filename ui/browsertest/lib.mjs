@@ -78,8 +78,9 @@ export async function launch() {
 // machine's other work, where that is allowed (as root): the suite's timed
 // checks (no long task over 200 ms, cancel and stop within 1 s) then
 // measure the page rather than how busy a shared machine is. Chromium sets
-// its renderers' priorities itself, so this runs again after a page opens
-// and before each timed check.
+// its renderers' priorities itself as pages open, show and load, so
+// keepBoosted runs this four times a second, and the tests run it again
+// just before each timed check.
 export function boost() {
   const children = new Map();
   for (const d of readdirSync("/proc")) {
@@ -105,6 +106,13 @@ export function boost() {
 }
 const BOOST = -10;
 
+// keepBoosted runs boost until the returned function is called.
+export function keepBoosted() {
+  boost();
+  const timer = setInterval(boost, 250);
+  return () => clearInterval(timer);
+}
+
 const WATCH = () => {
   window.__csp = [];
   window.__longTasks = [];
@@ -113,29 +121,51 @@ const WATCH = () => {
     .observe({ type: "longtask", buffered: true });
 };
 
-// openPage opens the page's URL (with its token) in a fresh context (with
-// the clipboard when opts.clipboard) and records console errors, page
-// errors and requests to other hosts.
-export async function openPage(browser, url, opts = {}) {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme: opts.colorScheme || "light", acceptDownloads: true });
-  const origin = new URL(url).origin;
-  if (opts.clipboard) await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin });
+// A tab is a page in a context of its own, watched for console errors,
+// page errors and requests off the host of the URL it last visited. A
+// fresh context and renderer cost more CPU than all else a test does on a
+// small machine, so a test suite keeps one tab and visits it anew for each
+// test (see visit); opts.clipboard grants the clipboard to the given
+// origins.
+export async function newTab(browser, opts = {}) {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, acceptDownloads: true });
+  for (const origin of opts.clipboard || []) await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin });
   await context.addInitScript(WATCH);
   const page = await context.newPage();
   page.setDefaultTimeout(15000);
-  const problems = { console: [], offHost: [], pageErrors: [] };
-  const wsOrigin = "ws" + origin.slice(4);
-  page.on("console", (m) => { if (m.type() === "error") problems.console.push(m.text()); });
-  page.on("pageerror", (e) => problems.pageErrors.push(String(e)));
-  const onHost = (u) => u.startsWith(origin + "/") || u.startsWith(wsOrigin + "/") || u.startsWith("data:") || u.startsWith("blob:");
-  page.on("request", (r) => { if (!onHost(r.url())) problems.offHost.push(r.url()); });
-  page.on("websocket", (ws) => { if (!onHost(ws.url())) problems.offHost.push(ws.url()); });
-  page.problems = problems;
+  page.cdp = await context.newCDPSession(page);
+  page.problems = { console: [], offHost: [], pageErrors: [] };
+  page.onHost = (u) => u === "about:blank";
+  page.on("console", (m) => { if (m.type() === "error") page.problems.console.push(m.text()); });
+  page.on("pageerror", (e) => page.problems.pageErrors.push(String(e)));
+  page.on("request", (r) => { if (!page.onHost(r.url())) page.problems.offHost.push(r.url()); });
+  page.on("websocket", (ws) => { if (!page.onHost(ws.url())) page.problems.offHost.push(ws.url()); });
   page.csp = () => page.evaluate(() => window.__csp);
+  return page;
+}
+
+// visit starts a test in a tab: whatever the tab showed is left (its
+// streams and load tests end), its storage and cookies are cleared, the
+// problems seen so far forgotten, and the page's URL (with its token)
+// opened in the colour scheme opts.colorScheme (default light).
+export async function visit(page, url, opts = {}) {
+  if (page.url() !== "about:blank") await page.goto("about:blank");
+  const origin = new URL(url).origin;
+  await page.cdp.send("Storage.clearDataForOrigin", { origin, storageTypes: "all" });
+  await page.context().clearCookies();
+  const wsOrigin = "ws" + origin.slice(4);
+  page.onHost = (u) => u.startsWith(origin + "/") || u.startsWith(wsOrigin + "/") || u.startsWith("data:") || u.startsWith("blob:") || u === "about:blank";
+  page.problems = { console: [], offHost: [], pageErrors: [] };
+  await page.emulateMedia({ colorScheme: opts.colorScheme || "light" });
   await page.goto(url);
   await page.waitForSelector("#search");
   boost();
   return page;
+}
+
+// openPage opens url in a tab of its own (close its context when done).
+export async function openPage(browser, url, opts = {}) {
+  return visit(await newTab(browser, opts), url, opts);
 }
 
 export async function screenshot(page, name) {

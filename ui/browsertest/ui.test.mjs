@@ -8,43 +8,51 @@ import { readFileSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { promisify } from "node:util";
-import { GRPCURL, OUT, RPCKIT, boost, editorText, launch, openMethod, openPage, prepare, screenshot, setEditor, startServer } from "./lib.mjs";
+import { GRPCURL, OUT, RPCKIT, boost, editorText, keepBoosted, launch, newTab, openMethod, openPage, prepare, screenshot, setEditor, startServer, visit } from "./lib.mjs";
 
 const run = promisify(execFile);
 const ECHO = "rpckit.test.v1.Test/Echo";
-let info, browser;
-let pages = []; // the pages the running test opened
+let info, browser, unboost;
+let tab; // the tab the tests visit anew
+let pages = []; // the pages the running test used
 
 before(async () => {
   prepare();
   info = await startServer();
   browser = await launch();
+  tab = await newTab(browser, { clipboard: [new URL(info.url).origin] });
+  unboost = keepBoosted();
 });
 
 after(async () => {
+  if (unboost) unboost();
   if (browser) await browser.close();
   if (info) await info.stop();
 });
 
 // Every page of every test: no CSP violation, console error, page error or
-// request off the page's host; then its context goes.
+// request off the page's host, up to and including its unload; then the
+// pages of their own go.
 afterEach(async () => {
-  const opened = pages;
+  const used = pages;
   pages = [];
   try {
-    for (const p of opened) {
+    for (const p of used) {
       assert.deepEqual(await p.csp(), [], "CSP violations");
+      await p.goto("about:blank");
       assert.deepEqual(p.problems.console, [], "console errors");
       assert.deepEqual(p.problems.pageErrors, [], "page errors");
       assert.deepEqual(p.problems.offHost, [], "requests off the host");
     }
   } finally {
-    for (const p of opened) await p.context().close();
+    for (const p of used) if (p !== tab) await p.context().close();
   }
 });
 
-async function fresh(url = info.url, opts) {
-  const p = await openPage(browser, url, opts);
+// fresh starts a test on the page (or url) with empty storage, in the
+// suite's tab, or with opts.own in a tab of its own.
+async function fresh(url = info.url, opts = {}) {
+  const p = opts.own ? await openPage(browser, url, opts) : await visit(tab, url, opts);
   pages.push(p);
   if (url === info.url) await p.waitForSelector(`#method-list .m[data-method="${ECHO}"]`);
   return p;
@@ -317,7 +325,7 @@ describe("6. a 100,000-message server stream stays responsive", () => {
 
 describe("7. copied commands run with sh -c and send the same data; paste restores", () => {
   test("rpckit call, grpcurl and rpckit bench", async () => {
-    const p = await fresh(info.url, { clipboard: true });
+    const p = await fresh();
     await openMethod(p, ECHO);
     const body = { item: { name: "it's $(whoami) `id` \"q\" \\ $HOME *" }, number: "5" };
     await setEditor(p, JSON.stringify(body, null, 2));
@@ -541,7 +549,7 @@ describe("9. foreign Host, cross-site POST or WebSocket, missing token: 403", ()
     assert.equal(await raw(o + "/?token=wrong"), 403);
     // A page of another origin in the browser (the exposed page's): its
     // CSP keeps its scripts from reaching our API or WebSocket at all.
-    const other = await fresh(info.exposedUrl);
+    const other = await fresh(info.exposedUrl, { own: true });
     const crossPost = await other.evaluate(async (o) => {
       try {
         const r = await fetch(o + "/api/connect", { method: "POST", mode: "no-cors", credentials: "include", body: "{}" });
