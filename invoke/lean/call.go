@@ -81,9 +81,11 @@ func (t *transport) call(ctx context.Context, m *Method, reqs []Message, opts *C
 	}
 	t.openLocked(s, dl, len(reqs) == 0)
 	next, rest := t.sendReadyLocked(s, reqs, opts.Interval)
+	more := next < len(reqs) || len(rest) > 0
+	s.sending = more
 	t.kickLocked()
 	t.mu.Unlock()
-	if next < len(reqs) || len(rest) > 0 {
+	if more {
 		t.sendRest(ctx, s, reqs, next, rest, opts.Interval)
 	}
 	return t.wait(ctx, s)

@@ -16,11 +16,12 @@ import (
 
 // A deadline is when a call must end; at is zero for none. own means it
 // comes from CallOptions.Timeout, earlier than ctx's, and it is the
-// transport's to enforce once the stream is open; now is then the time the
-// call last looked at the clock.
+// transport's to enforce once the stream is open: then atNs is at on
+// monoNanos' clock, and nowNs the time the call last read that clock.
 type deadline struct {
-	at, now time.Time
-	own     bool
+	at          time.Time
+	own         bool
+	atNs, nowNs int64
 }
 
 // callDeadline is the deadline of a call with opts made now.
@@ -29,15 +30,20 @@ func callDeadline(ctx context.Context, opts *CallOptions) deadline {
 	if opts.Timeout <= 0 {
 		return deadline{at: at}
 	}
-	now := monoNow()
 	if ok {
-		now = time.Now() // at may have no monotonic reading to compare with
-	}
-	own := now.Add(opts.Timeout)
-	if ok && !own.Before(at) {
+		// at may have no monotonic reading: compare wall clocks too.
+		now := time.Now()
+		if own := now.Add(opts.Timeout); own.Before(at) {
+			return deadline{at: own, own: true, atNs: int64(own.Sub(epoch)), nowNs: int64(now.Sub(epoch))}
+		}
 		return deadline{at: at}
 	}
-	return deadline{at: own, now: now, own: true}
+	now := monoNanos()
+	atNs := now + int64(opts.Timeout)
+	if atNs < now { // a Timeout past the clock's end
+		return deadline{}
+	}
+	return deadline{at: epoch.Add(time.Duration(atNs)), own: true, atNs: atNs, nowNs: now}
 }
 
 // bound returns ctx ended by the deadline as well, for a wait before the
@@ -55,8 +61,8 @@ func (d *deadline) tick() *Error {
 	if !d.own {
 		return nil
 	}
-	d.now = monoNow()
-	if !d.now.Before(d.at) {
+	d.nowNs = monoNanos()
+	if d.nowNs >= d.atNs {
 		return ctxError(context.DeadlineExceeded)
 	}
 	return nil
@@ -66,33 +72,40 @@ func (d *deadline) tick() *Error {
 // last read for its own deadline, or from the clock now for ctx's.
 func (d *deadline) remaining() time.Duration {
 	if d.own {
-		return d.at.Sub(d.now)
+		return time.Duration(d.atNs - d.nowNs)
 	}
 	return time.Until(d.at)
 }
 
-// epoch is the start of monoNow's clock.
+// epoch is the start of monoNanos' clock.
 var epoch = time.Now()
 
-// monoNow is the time now on the monotonic clock alone: a time.Time that
-// compares with and subtracts from others exactly as time.Now's would,
-// for one clock reading instead of two (the wall clock's and the
-// monotonic one's).
-func monoNow() time.Time {
-	return epoch.Add(time.Since(epoch))
+// monoNanos is the time since epoch on the monotonic clock: one clock
+// reading, where time.Now makes two (the wall clock's and the monotonic
+// one's).
+func monoNanos() int64 {
+	return int64(time.Since(epoch))
 }
 
-// watchDeadlineLocked puts s, whose deadline is its own, in the heap, and
+// A dlEntry is a stream in the deadline heap, with its deadline on
+// monoNanos' clock kept beside it, so that the heap's comparisons stay in
+// the heap's own memory.
+type dlEntry struct {
+	at int64
+	s  *stream
+}
+
+// watchDeadlineLocked puts s in the heap with its own deadline dl, and
 // arms the timer if s is now the first to expire.
-func (t *transport) watchDeadlineLocked(s *stream, now time.Time) {
+func (t *transport) watchDeadlineLocked(s *stream, dl *deadline) {
 	s.dlPos = len(t.deadlines) + 1
-	t.deadlines = append(t.deadlines, s)
+	t.deadlines = append(t.deadlines, dlEntry{at: dl.atNs, s: s})
 	t.deadlineUp(s.dlPos - 1)
-	if !t.dlArmed.IsZero() && !s.deadline.Before(t.dlArmed) {
+	if t.dlArmed != 0 && dl.atNs >= t.dlArmed {
 		return
 	}
-	t.dlArmed = s.deadline
-	d := s.deadline.Sub(now)
+	t.dlArmed = dl.atNs
+	d := time.Duration(dl.atNs - dl.nowNs)
 	if t.dlTimer == nil {
 		t.dlTimer = time.AfterFunc(d, t.expireDeadlines)
 		return
@@ -107,11 +120,10 @@ func (t *transport) unwatchDeadlineLocked(s *stream) {
 	s.dlPos = 0
 	last := len(t.deadlines) - 1
 	if i != last {
-		moved := t.deadlines[last]
-		t.deadlines[i] = moved
-		moved.dlPos = i + 1
+		t.deadlines[i] = t.deadlines[last]
+		t.deadlines[i].s.dlPos = i + 1
 	}
-	t.deadlines[last] = nil
+	t.deadlines[last] = dlEntry{}
 	t.deadlines = t.deadlines[:last]
 	if i != last {
 		t.deadlineDown(i)
@@ -124,16 +136,16 @@ func (t *transport) unwatchDeadlineLocked(s *stream) {
 func (t *transport) expireDeadlines() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.dlArmed = time.Time{}
-	now := time.Now()
+	t.dlArmed = 0
+	now := monoNanos()
 	for len(t.deadlines) > 0 {
-		s := t.deadlines[0]
-		if now.Before(s.deadline) {
-			t.dlArmed = s.deadline
-			t.dlTimer.Reset(s.deadline.Sub(now))
+		e := t.deadlines[0]
+		if now < e.at {
+			t.dlArmed = e.at
+			t.dlTimer.Reset(time.Duration(e.at - now))
 			return
 		}
-		t.finishLocked(s, ctxError(context.DeadlineExceeded), true)
+		t.finishLocked(e.s, ctxError(context.DeadlineExceeded), true)
 	}
 }
 
@@ -141,7 +153,7 @@ func (t *transport) deadlineUp(i int) {
 	h := t.deadlines
 	for i > 0 {
 		p := (i - 1) / 2
-		if !h[i].deadline.Before(h[p].deadline) {
+		if h[i].at >= h[p].at {
 			return
 		}
 		t.swapDeadlines(i, p)
@@ -156,10 +168,10 @@ func (t *transport) deadlineDown(i int) {
 		if c >= len(h) {
 			return
 		}
-		if r := c + 1; r < len(h) && h[r].deadline.Before(h[c].deadline) {
+		if r := c + 1; r < len(h) && h[r].at < h[c].at {
 			c = r
 		}
-		if !h[c].deadline.Before(h[i].deadline) {
+		if h[c].at >= h[i].at {
 			return
 		}
 		t.swapDeadlines(i, c)
@@ -170,5 +182,5 @@ func (t *transport) deadlineDown(i int) {
 func (t *transport) swapDeadlines(i, j int) {
 	h := t.deadlines
 	h[i], h[j] = h[j], h[i]
-	h[i].dlPos, h[j].dlPos = i+1, j+1
+	h[i].s.dlPos, h[j].s.dlPos = i+1, j+1
 }

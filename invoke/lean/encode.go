@@ -91,7 +91,7 @@ func (t *transport) openLocked(s *stream, dl *deadline, endStream bool) {
 	s.deadline = dl.at
 	t.streams.add(s)
 	if dl.own {
-		t.watchDeadlineLocked(s, dl.now)
+		t.watchDeadlineLocked(s, dl)
 	}
 	block := t.headerBlockLocked(s.m)
 	var timeout [24]byte

@@ -29,6 +29,7 @@ type stream struct {
 	halfClosed bool // END_STREAM sent
 	finished   bool
 	waitWin    bool // in t.winWaiters
+	sending    bool // the call sends more after its first write: wake it when done
 	dlPos      int  // 1 + its index in t.deadlines; 0 when not there
 	err        *Error
 
@@ -109,7 +110,9 @@ func (t *transport) finishLocked(s *stream, err *Error, rst bool) {
 		}
 	}
 	t.releaseLocked()
-	s.signal()
+	if s.sending {
+		s.signal()
+	}
 	s.done <- struct{}{}
 	t.closeIfIdleLocked()
 }

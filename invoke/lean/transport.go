@@ -47,9 +47,9 @@ type transport struct {
 	// Streams whose deadline is their own (CallOptions.Timeout), a
 	// min-heap by deadline, and the timer armed for the first (at
 	// dlArmed, zero when not armed).
-	deadlines []*stream
+	deadlines []dlEntry
 	dlTimer   *time.Timer
-	dlArmed   time.Time
+	dlArmed   int64 // on monoNanos' clock
 	// The grpc-timeout field last made for a Timeout, and for which.
 	timeoutField []byte
 	timeoutFor   time.Duration
