@@ -83,12 +83,13 @@ func (t *transport) call(ctx context.Context, m *Method, reqs []Message, opts *C
 	next, rest := t.sendReadyLocked(s, reqs, opts.Interval)
 	more := next < len(reqs) || len(rest) > 0
 	s.sending = more
+	watched := t.watchCtxLocked(s, ctx)
 	t.kickLocked()
 	t.mu.Unlock()
 	if more {
 		t.sendRest(ctx, s, reqs, next, rest, opts.Interval)
 	}
-	return t.wait(ctx, s)
+	return t.wait(ctx, s, watched)
 }
 
 // sendReadyLocked appends the requests that can go at once: all of them
@@ -181,15 +182,20 @@ func (t *transport) pause(ctx context.Context, s *stream, timer *time.Timer) boo
 }
 
 // wait waits for the end of the call; when ctx ends first, the stream is
-// reset. It gives the stream back to the pool.
-func (t *transport) wait(ctx context.Context, s *stream) error {
-	select {
-	case <-s.done:
-	case <-ctx.Done():
-		t.mu.Lock()
-		t.finishLocked(s, ctxError(ctx.Err()), true)
-		t.mu.Unlock()
+// reset (by the ctx's watch when watched). It gives the stream back to the
+// pool.
+func (t *transport) wait(ctx context.Context, s *stream, watched bool) error {
+	if watched {
 		<-s.done
+	} else {
+		select {
+		case <-s.done:
+		case <-ctx.Done():
+			t.mu.Lock()
+			t.finishLocked(s, ctxError(ctx.Err()), true)
+			t.mu.Unlock()
+			<-s.done
+		}
 	}
 	err := s.err
 	s.put()

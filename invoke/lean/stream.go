@@ -1,6 +1,7 @@
 package lean
 
 import (
+	"context"
 	"encoding/binary"
 	"slices"
 	"sync"
@@ -31,7 +32,12 @@ type stream struct {
 	waitWin    bool // in t.winWaiters
 	sending    bool // the call sends more after its first write: wake it when done
 	dlPos      int  // 1 + its index in t.deadlines; 0 when not there
-	err        *Error
+
+	// The ctx watch the call waits under, if any (watch.go).
+	ctx          context.Context
+	watch        *ctxWatch
+	wprev, wnext *stream
+	err          *Error
 
 	// Response state, written by the reader goroutine.
 	gotHeaders  bool
@@ -98,6 +104,9 @@ func (t *transport) finishLocked(s *stream, err *Error, rst bool) {
 	t.streams.remove(s)
 	if s.dlPos > 0 {
 		t.unwatchDeadlineLocked(s)
+	}
+	if s.watch != nil {
+		t.unwatchCtxLocked(s)
 	}
 	if rst && t.err == nil {
 		t.fw.WriteRSTStream(s.id, http2.ErrCodeCancel)

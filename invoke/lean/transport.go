@@ -50,6 +50,11 @@ type transport struct {
 	deadlines []dlEntry
 	dlTimer   *time.Timer
 	dlArmed   int64 // on monoNanos' clock
+	// The ctx Done channels watched (watch.go), and the last one a call
+	// brought.
+	watches  []*ctxWatch
+	lastDone <-chan struct{}
+
 	// The grpc-timeout field last made for a Timeout, and for which.
 	timeoutField []byte
 	timeoutFor   time.Duration

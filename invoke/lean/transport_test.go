@@ -424,3 +424,81 @@ func waitActive(t *testing.T, c *Conn, n int) {
 	}
 	t.Fatalf("fewer than %d streams open", n)
 }
+
+// Calls that share a ctx wait under one watch of its Done channel: when
+// the ctx ends, each ends with its error and is reset, and the watch goes;
+// calls that bring a ctx of their own are not watched.
+func TestSharedContext(t *testing.T) {
+	blocked := make(chan struct{}, 64)
+	p := func(method string, stream grpc.ServerStream) error {
+		blocked <- struct{}{}
+		<-stream.Context().Done()
+		return stream.Context().Err()
+	}
+	addr, _ := startServer(t, p)
+	c := dial(t, addr, Options{})
+	empty := []Message{NewMessage(nil)}
+	watches := func() int {
+		tr := c.cur.Load()
+		tr.mu.Lock()
+		defer tr.mu.Unlock()
+		return len(tr.watches)
+	}
+	for range 3 {
+		ctx, cancel := context.WithTimeout(testCtx(t), time.Second)
+		if err := c.Call(ctx, method(t, "Echo", false), empty, nil); err != nil {
+			t.Fatal(err)
+		}
+		cancel()
+	}
+	if n := watches(); n != 0 {
+		t.Fatalf("%d watches after calls with contexts of their own", n)
+	}
+
+	for _, end := range []string{"cancel", "deadline"} {
+		ctx, cancel := context.WithCancel(testCtx(t))
+		if end == "deadline" {
+			ctx, cancel = context.WithTimeout(testCtx(t), 300*time.Millisecond)
+		}
+		// Two calls in a row bring the ctx: it is watched from then on.
+		for range 2 {
+			if err := c.Call(ctx, method(t, "Echo", false), empty, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if n := watches(); n != 1 {
+			t.Fatalf("%d watches, want 1", n)
+		}
+		const n = 8
+		errs := make([]error, n)
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Go(func() { errs[i] = c.Call(ctx, probeMethod(t, "Block"), empty, nil) })
+		}
+		for range n {
+			<-blocked
+		}
+		if end == "cancel" {
+			cancel()
+		}
+		wg.Wait()
+		cancel()
+		want := codes.Canceled
+		if end == "deadline" {
+			want = codes.DeadlineExceeded
+		}
+		for _, err := range errs {
+			if status.Code(err) != want || !errors.Is(err, ctx.Err()) {
+				t.Fatalf("%s: a call ended with %v", end, err)
+			}
+		}
+		for start := time.Now(); watches() != 0; time.Sleep(time.Millisecond) {
+			if time.Since(start) > 5*time.Second {
+				t.Fatalf("%s: the watch stayed", end)
+			}
+		}
+	}
+	if err := c.Call(testCtx(t), method(t, "Echo", false), empty, nil); err != nil {
+		t.Fatal(err)
+	}
+}
