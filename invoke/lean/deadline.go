@@ -14,14 +14,26 @@ import (
 // stream exists (for a connection, for a stream slot) are rare, and bound
 // by a context made for them.
 
-// A deadline is when a call must end; at is zero for none. own means it
-// comes from CallOptions.Timeout, earlier than ctx's, and it is the
-// transport's to enforce once the stream is open: then atNs is at on
-// monoNanos' clock, and nowNs the time the call last read that clock.
+// A deadline is when a call must end. own means it comes from
+// CallOptions.Timeout, earlier than ctx's, and it is the transport's to
+// enforce once the stream is open: then atNs is when, on monoNanos' clock,
+// and nowNs the time the call last read that clock. Otherwise at is ctx's
+// deadline, zero for none.
 type deadline struct {
 	at          time.Time
 	own         bool
 	atNs, nowNs int64
+}
+
+// has reports whether there is a deadline.
+func (d *deadline) has() bool { return d.own || !d.at.IsZero() }
+
+// time is the deadline as a time.Time.
+func (d *deadline) time() time.Time {
+	if d.own {
+		return epoch.Add(time.Duration(d.atNs))
+	}
+	return d.at
 }
 
 // callDeadline is the deadline of a call with opts made now.
@@ -34,7 +46,7 @@ func callDeadline(ctx context.Context, opts *CallOptions) deadline {
 		// at may have no monotonic reading: compare wall clocks too.
 		now := time.Now()
 		if own := now.Add(opts.Timeout); own.Before(at) {
-			return deadline{at: own, own: true, atNs: int64(own.Sub(epoch)), nowNs: int64(now.Sub(epoch))}
+			return deadline{own: true, atNs: int64(own.Sub(epoch)), nowNs: int64(now.Sub(epoch))}
 		}
 		return deadline{at: at}
 	}
@@ -43,7 +55,7 @@ func callDeadline(ctx context.Context, opts *CallOptions) deadline {
 	if atNs < now { // a Timeout past the clock's end
 		return deadline{}
 	}
-	return deadline{at: epoch.Add(time.Duration(atNs)), own: true, atNs: atNs, nowNs: now}
+	return deadline{own: true, atNs: atNs, nowNs: now}
 }
 
 // bound returns ctx ended by the deadline as well, for a wait before the
@@ -52,7 +64,7 @@ func (d *deadline) bound(ctx context.Context) (context.Context, context.CancelFu
 	if !d.own {
 		return ctx, func() {}
 	}
-	return context.WithDeadline(ctx, d.at)
+	return context.WithDeadline(ctx, d.time())
 }
 
 // tick reads the clock again after a wait; it returns the error of a call

@@ -23,7 +23,11 @@ const maxBlocks = 1024
 
 // headerBlockLocked returns m's header block for this call.
 func (t *transport) headerBlockLocked(m *Method) []byte {
+	if t.lastMethod == m && t.lastBlock.gen == t.gen {
+		return t.lastBlock.b // the same method as the call before
+	}
 	if hb := t.blocks[m]; hb != nil && hb.gen == t.gen {
+		t.lastMethod, t.lastBlock = m, hb
 		return hb.b
 	}
 	fields := t.fields(m)
@@ -88,7 +92,7 @@ func (t *transport) openLocked(s *stream, dl *deadline, endStream bool) {
 		t.stopNewStreamsLocked()
 	}
 	s.sendWin = t.initSendWin
-	s.deadline = dl.at
+	s.deadline = *dl
 	t.streams.add(s)
 	if dl.own {
 		t.watchDeadlineLocked(s, dl)
@@ -133,7 +137,7 @@ func (t *transport) appendSplitHeaders(id uint32, block []byte, flags http2.Flag
 // or nothing when there is no deadline. For a Timeout, the field is the
 // same call after call, and made once.
 func (t *transport) appendTimeoutLocked(b []byte, dl *deadline) []byte {
-	if dl.at.IsZero() {
+	if !dl.has() {
 		return b
 	}
 	d := dl.remaining()

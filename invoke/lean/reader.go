@@ -253,7 +253,7 @@ func (t *transport) onReset(f *http2.RSTStreamFrame) {
 	switch {
 	case f.ErrCode == http2.ErrCodeRefusedStream && s.msgs == 0:
 		err = errRefused
-	case f.ErrCode == http2.ErrCodeCancel && !s.deadline.IsZero() && !time.Now().Before(s.deadline):
+	case f.ErrCode == http2.ErrCodeCancel && s.deadline.has() && !time.Now().Before(s.deadline.time()):
 		// The server cancels a call past its grpc-timeout.
 		err = ctxError(context.DeadlineExceeded)
 	}

@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"slices"
 	"sync"
-	"time"
 
 	"golang.org/x/net/http2"
 	"google.golang.org/grpc/codes"
@@ -21,7 +20,7 @@ type stream struct {
 	id       uint32
 	m        *Method
 	opts     *CallOptions
-	deadline time.Time
+	deadline deadline
 
 	done chan struct{} // one token when the stream finishes
 	wake chan struct{} // a send window opened, or the stream finished

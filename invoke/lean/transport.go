@@ -60,12 +60,15 @@ type transport struct {
 	timeoutFor   time.Duration
 
 	// Request headers: the HPACK encoder and the blocks it made.
-	enc       *hpack.Encoder
-	encBuf    bytes.Buffer
-	blocks    map[*Method]*headerBlock
-	gen       int // bumped whenever the encoder's dynamic table changes
-	indexUsed uint32
-	indexMax  uint32
+	enc    *hpack.Encoder
+	encBuf bytes.Buffer
+	blocks map[*Method]*headerBlock
+	// The block of the method last called, found without the map.
+	lastMethod *Method
+	lastBlock  *headerBlock
+	gen        int // bumped whenever the encoder's dynamic table changes
+	indexUsed  uint32
+	indexMax   uint32
 
 	// Frames waiting for the writer goroutine.
 	wbuf    []byte
