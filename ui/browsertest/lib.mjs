@@ -144,12 +144,27 @@ export async function newTab(browser, opts = {}) {
   return page;
 }
 
-// visit starts a test in a tab: whatever the tab showed is left (its
-// streams and load tests end), its storage and cookies are cleared, the
-// problems seen so far forgotten, and the page's URL (with its token)
-// opened in the colour scheme opts.colorScheme (default light).
+// leave ends what the tab shows (its streams and load tests end with its
+// WebSocket) and empties the storage of its origin. The page saves its
+// state as it goes (pagehide), so the storage is emptied from the page
+// itself, and further writes are dropped, before it goes: a clear from
+// outside could land before that last write.
+export async function leave(page) {
+  if (page.url() === "about:blank") return;
+  await page.evaluate(() => {
+    localStorage.clear();
+    sessionStorage.clear();
+    Storage.prototype.setItem = () => {};
+  }).catch(() => {}); // a page that did not load: nothing was stored
+  await page.goto("about:blank");
+}
+
+// visit starts a test in a tab: whatever it showed is left, its storage
+// and cookies are cleared, the problems seen so far forgotten, and the
+// page's URL (with its token) opened in the colour scheme
+// opts.colorScheme (default light).
 export async function visit(page, url, opts = {}) {
-  if (page.url() !== "about:blank") await page.goto("about:blank");
+  await leave(page);
   const origin = new URL(url).origin;
   await page.cdp.send("Storage.clearDataForOrigin", { origin, storageTypes: "all" });
   await page.context().clearCookies();

@@ -27,7 +27,7 @@ export function benchView(ctx) {
   const slo = h("input", { type: "text", value: b.slo, placeholder: "p99<200ms,errors<1%", "aria-label": "SLO", on: { input: () => { b.slo = slo.value; ctx.save(); } } });
   const settings = h("div", { class: "settings" },
     h("label", {}, "mode", mode),
-    field(`concurrency (max ${L.maxConcurrency})`, "concurrency", { min: 1, max: L.maxConcurrency, mode: "concurrency rate" }),
+    field(`concurrency (max ${L.maxConcurrency})`, "concurrency", { min: 1, max: L.maxConcurrency, mode: "concurrency" }),
     field(`rate, calls/s (max ${L.maxRate})`, "rate", { min: 1, max: L.maxRate, mode: "rate" }),
     field("duration, s", "durationS", { min: 1, max: L.maxDurationS, mode: "concurrency rate" }),
     field("ramp from, calls/s", "from", { min: 1, mode: "ramp" }), field("ramp to, calls/s", "to", { min: 1, mode: "ramp" }),

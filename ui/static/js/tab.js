@@ -130,9 +130,13 @@ export class TabView {
 
   benchPanel() {
     if (!this.benchUI) {
-      const c = this.conn;
+      // The panel may be built before the target is connected (a tab
+      // restored in this view): it asks for the method and connection
+      // when it starts a run.
+      const view = this;
       this.benchUI = benchView({
-        tab: this.tab, limits: this.app.info.bench, socket: this.app.socket, method: this.info, conn: c || {},
+        tab: this.tab, limits: this.app.info.bench, socket: this.app.socket,
+        get method() { return view.info; }, get conn() { return view.conn || {}; },
         request: () => this.request(), save: () => this.app.saveSoon(), onCommand: (k) => this.copyAs(k),
       });
     }
