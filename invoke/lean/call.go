@@ -35,9 +35,9 @@ const maxAttempts = 5
 // Call makes one call of any kind: it sends reqs (none, one, or a stream;
 // the last half-closes the call), then waits for the response messages
 // (to opts.OnMessage) and the status. A call that does not end OK returns
-// an *Error. The deadline (from ctx, or opts.Timeout if earlier) and
-// cancellation come from ctx; the deadline is
-// sent as grpc-timeout, and a call cut short is reset on the wire.
+// an *Error. The deadline comes from ctx or opts.Timeout, whichever is
+// earlier, and cancellation from ctx; the deadline is sent as
+// grpc-timeout, and a call cut short is reset on the wire.
 //
 // A call the server did not process (past a GOAWAY, or refused) is made
 // again on a new connection.
