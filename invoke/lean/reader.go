@@ -33,12 +33,7 @@ func (t *transport) readLoop() {
 			}
 		}
 		if fh, payload, ok := t.bufferedFrame(); ok {
-			t.mu.Lock()
-			fault := t.applyBuffered(fh, payload)
-			done := t.endApply(fault)
-			t.mu.Unlock()
-			t.br.Discard(frameHeaderLen + len(payload))
-			if done {
+			if t.applyAllBuffered(fh, payload) {
 				return
 			}
 			continue
@@ -58,6 +53,29 @@ func (t *transport) readLoop() {
 			return
 		}
 	}
+}
+
+// maxBatch bounds the frames applied under one hold of the mutex.
+const maxBatch = 64
+
+// applyAllBuffered applies the frame bufferedFrame gave and those after
+// it that it gives too, up to maxBatch, under one hold of the mutex; it
+// reports whether the connection is done.
+func (t *transport) applyAllBuffered(fh http2.FrameHeader, payload []byte) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for range maxBatch {
+		done := t.endApply(t.applyBuffered(fh, payload))
+		t.br.Discard(frameHeaderLen + len(payload))
+		if done {
+			return true
+		}
+		var ok bool
+		if fh, payload, ok = t.bufferedFrame(); !ok {
+			break
+		}
+	}
+	return false
 }
 
 // endApply ends the connection on a fault; it reports whether the
