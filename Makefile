@@ -55,7 +55,7 @@ GRPCURL ?= $(or $(RPCKIT_CACHE),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/rpckit)/b
 browser:
 	$(GO) test -c -o ui/browsertest/out/uitest ./ui
 	$(GO) build -o ui/browsertest/out/bin/rpckit ./cmd/rpckit
-	cd ui/browsertest && UI_TEST_GRPCURL=$(GRPCURL) node --test --test-concurrency=1 .
+	cd ui/browsertest && UI_TEST_GRPCURL=$(GRPCURL) node --test --test-concurrency=1 --test-timeout=180000 .
 
 # protobuf's conformance suite (binary and JSON, required and recommended)
 # against transcode and against the protojson baseline; the first run builds
