@@ -149,9 +149,20 @@ func (e *encoder) root(p *plan) error {
 	return e.messageAt(p, 0, int32(len(e.b)))
 }
 
+// push appends v to *s. While *s has room only its length is stored: no
+// pointer, so no GC write barrier.
+func push[T any](s *[]T, v T) {
+	if n := len(*s); n < cap(*s) {
+		*s = (*s)[:n+1]
+		(*s)[n] = v
+		return
+	}
+	*s = append(*s, v)
+}
+
 // pushSpan adds one span and returns its index range.
 func (e *encoder) pushSpan(start, end int32) (int, int) {
 	e.need()
-	e.spans = append(e.spans, span{start, end})
+	push(&e.spans, span{start, end})
 	return len(e.spans) - 1, len(e.spans)
 }

@@ -111,18 +111,20 @@ func (e *encoder) directFields(p *plan, start, end int32, checked bool) (bool, e
 			wt     protowire.Type
 			vs, ve int
 			idx    int32
+			v      uint64 // a varint's value, when hasV
+			hasV   bool
 		)
 		ve = -1
 		if c := b[pos]; c < 0x80 && c >= 8 {
 			wt, vs = protowire.Type(c&7), pos+1
 			switch wt {
 			case protowire.VarintType:
-				for i := vs; i < len(b) && i < vs+9; i++ {
-					if b[i] < 0x80 {
-						ve = i + 1
-						break
-					}
+				if vs < len(b) && b[vs] < 0x80 {
+					v, ve = uint64(b[vs]), vs+1
+				} else {
+					v, ve = uvarint(b, vs)
 				}
+				hasV = ve >= 0
 			case protowire.BytesType:
 				if vs < len(b) && b[vs] < 0x80 && int(b[vs]) < len(b)-vs {
 					vs, ve = vs+1, vs+1+int(b[vs])
@@ -161,8 +163,10 @@ func (e *encoder) directFields(p *plan, start, end int32, checked bool) (bool, e
 			}
 			continue
 		}
-		if err := e.endRun(&cur); err != nil {
-			return false, final(checked, err)
+		if cur.f != nil && cur.f.op >= opList {
+			if err := e.endRun(&cur); err != nil {
+				return false, final(checked, err)
+			}
 		}
 		if e.unpop {
 			for k := cur.idx + 1; k < idx; k++ {
@@ -177,8 +181,20 @@ func (e *encoder) directFields(p *plan, start, end int32, checked bool) (bool, e
 			oneofs |= 1 << f.oneof
 		}
 		cur = run{f: f, idx: idx}
-		if err := e.startRun(&cur, &r); err != nil {
-			return false, final(checked, err)
+		switch {
+		case f.op == opScalar:
+			if !hasV {
+				v = e.bitsOf(&r)
+			}
+			e.scalarField(f, v)
+		case f.op < opList:
+			if err := e.single(f, &r); err != nil {
+				return false, final(checked, err)
+			}
+		default:
+			if err := e.startRun(&cur, &r); err != nil {
+				return false, final(checked, err)
+			}
 		}
 	}
 	if err := e.endRun(&cur); err != nil {
@@ -283,7 +299,7 @@ func (e *encoder) extendRun(cur *run, r *rec) error {
 		if err != nil {
 			return err
 		}
-		e.ents = append(e.ents, en)
+		push(&e.ents, en)
 		return nil
 	}
 	return errAgain

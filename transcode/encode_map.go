@@ -47,7 +47,7 @@ func (e *encoder) mapEntries(f *fieldPlan, recs []rec, ebase int) error {
 		if err != nil {
 			return err
 		}
-		e.ents = append(e.ents, en)
+		push(&e.ents, en)
 	}
 	return e.printEntries(f, e.ents[ebase:])
 }
@@ -167,7 +167,7 @@ func (e *encoder) entry(f *fieldPlan, r *rec) (entry, error) {
 			}
 			en.hasVal = true
 			if vf.sub != nil {
-				e.spans = append(e.spans, span{int32(vs), int32(ve)})
+				push(&e.spans, span{int32(vs), int32(ve)})
 			} else {
 				en.vs, en.ve, en.vwt = int32(vs), int32(ve), uint8(wt)
 			}
@@ -232,7 +232,7 @@ func (e *encoder) mapMember(f *fieldPlan, en *entry) error {
 	}
 	if !en.hasVal {
 		if vf.kind == protoreflect.EnumKind {
-			e.out = e.appendEnum(e.out, vf, vf.def.Enum())
+			e.set(e.appendEnum(e.out, vf, vf.def.Enum()))
 		} else {
 			e.zero(vf)
 		}
@@ -263,14 +263,14 @@ func (e *encoder) mapKey(f *fieldPlan, en *entry) error {
 		}
 	case kf.kind == protoreflect.BoolKind:
 		if en.key != 0 {
-			e.out = append(e.out, `"true"`...)
+			e.set(append(e.out, `"true"`...))
 		} else {
-			e.out = append(e.out, `"false"`...)
+			e.set(append(e.out, `"false"`...))
 		}
 	case isSigned(kf.kind):
-		e.out = append(appendInt(append(e.out, '"'), int64(en.key^signBit)), '"')
+		e.set(append(appendInt(append(e.out, '"'), int64(en.key^signBit)), '"'))
 	default:
-		e.out = append(appendUint(append(e.out, '"'), en.key), '"')
+		e.set(append(appendUint(append(e.out, '"'), en.key), '"'))
 	}
 	return nil
 }

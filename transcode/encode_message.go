@@ -19,7 +19,7 @@ func (e *encoder) message(p *plan, lo, hi int, typeURL []byte) error {
 	e.need()
 	rbase, obase := len(e.recs), len(e.ones)
 	for range p.oneofs {
-		e.ones = append(e.ones, -1)
+		push(&e.ones, -1)
 	}
 	err := e.scan(p, lo, hi, e.ones[obase:])
 	if err == nil {
@@ -98,12 +98,7 @@ func (e *encoder) single(f *fieldPlan, r *rec) error {
 		}
 		return nil
 	case opScalar:
-		v := e.bitsOf(r)
-		if !f.presence && !e.unpop && (v == 0 || f.is32 && uint32(v) == 0) {
-			return nil
-		}
-		e.key(f)
-		e.bits(f, v)
+		e.scalarField(f, e.bitsOf(r))
 		return nil
 	case opMessage:
 		e.key(f)
@@ -120,6 +115,16 @@ func (e *encoder) single(f *fieldPlan, r *rec) error {
 		return nil
 	}
 	panic("transcode: single on a repeated field") // callers check f.op
+}
+
+// scalarField prints field f, a singular number, bool or enum, with the
+// value of the bits v, unless it has no presence and v is zero.
+func (e *encoder) scalarField(f *fieldPlan, v uint64) {
+	if !f.presence && !e.unpop && (v == 0 || f.is32 && uint32(v) == 0) {
+		return
+	}
+	e.key(f)
+	e.bits(f, v)
 }
 
 // field prints the records recs of field f (index idx).
@@ -208,7 +213,7 @@ func (e *encoder) messageValue(f *fieldPlan, recs []rec) error {
 	e.need()
 	sbase := len(e.spans)
 	for i := k; i < len(recs); i++ {
-		e.spans = append(e.spans, span{recs[i].start, recs[i].end})
+		push(&e.spans, span{recs[i].start, recs[i].end})
 	}
 	err := e.message(f.sub, sbase, len(e.spans), nil)
 	e.spans = e.spans[:sbase]
@@ -315,8 +320,8 @@ func (e *encoder) packed(f *fieldPlan, r *rec) (int, error) {
 	for p := int(r.start); p < len(b); n++ {
 		v, next := uint64(b[p]), p+1
 		if v >= 0x80 {
-			var c wire.Code
-			if v, next, c = wire.Varint(b, p); c != 0 {
+			if v, next = uvarint(b, p); next < 0 {
+				_, _, c := wire.Varint(b, p)
 				return 0, e.codeErr(p, c, f)
 			}
 		}
@@ -347,11 +352,11 @@ func (e *encoder) unpopulated(f *fieldPlan) {
 	e.key(f)
 	switch {
 	case f.isMap:
-		e.out = append(e.out, "{}"...)
+		e.set(append(e.out, "{}"...))
 	case f.list:
-		e.out = append(e.out, "[]"...)
+		e.set(append(e.out, "[]"...))
 	case f.presence:
-		e.out = append(e.out, "null"...)
+		e.set(append(e.out, "null"...))
 	default:
 		e.zero(f)
 	}

@@ -2,7 +2,9 @@ package transcode
 
 import (
 	"encoding/base64"
+	"encoding/binary"
 	"math"
+	"slices"
 
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -52,7 +54,7 @@ func (e *encoder) bits(f *fieldPlan, v uint64) {
 	case protoreflect.EnumKind:
 		out = e.appendEnum(out, f, protoreflect.EnumNumber(int32(v)))
 	}
-	e.out = out
+	e.set(out)
 }
 
 // appendEnum prints an enum value by name, or by number when asked or when
@@ -73,18 +75,38 @@ func (e *encoder) appendEnum(out []byte, f *fieldPlan, n protoreflect.EnumNumber
 func (e *encoder) zero(f *fieldPlan) {
 	switch f.kind {
 	case protoreflect.StringKind, protoreflect.BytesKind:
-		e.out = append(e.out, `""`...)
+		e.set(append(e.out, `""`...))
 	default:
 		e.bits(f, 0)
 	}
 }
 
-// bytes prints b as standard base64 with padding.
+// bytes prints b as standard base64 with padding, in quotes: six bytes
+// at a time to eight characters stored as one word, then the rest as
+// encoding/base64 does.
 func (e *encoder) bytes(b []byte) {
-	e.out = append(e.out, '"')
-	e.out = base64.StdEncoding.AppendEncode(e.out, b)
-	e.out = append(e.out, '"')
+	n := len(e.out)
+	size := base64.StdEncoding.EncodedLen(len(b))
+	out := slices.Grow(e.out, size+2+2)
+	out = out[:cap(out)]
+	out[n] = '"'
+	w := n + 1
+	i := 0
+	for ; len(b)-i >= 8; i += 6 {
+		x := binary.BigEndian.Uint64(b[i:])
+		const t = base64Std
+		y := uint64(t[x>>58]) | uint64(t[x>>52&63])<<8 | uint64(t[x>>46&63])<<16 | uint64(t[x>>40&63])<<24 |
+			uint64(t[x>>34&63])<<32 | uint64(t[x>>28&63])<<40 | uint64(t[x>>22&63])<<48 | uint64(t[x>>16&63])<<56
+		binary.LittleEndian.PutUint64(out[w:], y)
+		w += 8
+	}
+	base64.StdEncoding.Encode(out[w:], b[i:])
+	w += base64.StdEncoding.EncodedLen(len(b) - i)
+	out[w] = '"'
+	e.set(out[:w+1])
 }
+
+const base64Std = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
 // digitPairs holds "00" to "99".
 const digitPairs = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"

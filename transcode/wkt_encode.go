@@ -93,7 +93,7 @@ func (e *encoder) timestamp(p *plan, recs []rec) error {
 	out := append(e.out, '"')
 	out = time.Unix(secs, 0).UTC().AppendFormat(out, timestampLayoutNoSub)
 	out = appendNanos(out, nanos)
-	e.out = append(out, 'Z', '"')
+	e.set(append(out, 'Z', '"'))
 	return nil
 }
 
@@ -118,7 +118,7 @@ func (e *encoder) duration(p *plan, recs []rec) error {
 	}
 	out = appendInt(out, secs)
 	out = appendNanos(out, nanos)
-	e.out = append(out, 's', '"')
+	e.set(append(out, 's', '"'))
 	return nil
 }
 
@@ -176,7 +176,7 @@ func (e *encoder) fieldMask(p *plan, recs []rec) error {
 		}
 		out = appendCamel(out, s)
 	}
-	e.out = append(out, '"')
+	e.set(append(out, '"'))
 	return nil
 }
 

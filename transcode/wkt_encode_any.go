@@ -87,7 +87,7 @@ func (e *encoder) any(p *plan, recs []rec) error {
 	inner := planOf(dynamic.TypeOf(mt.Descriptor()))
 	sbase := len(e.spans)
 	if vr != nil {
-		e.spans = append(e.spans, span{vr.start, vr.end})
+		push(&e.spans, span{vr.start, vr.end})
 	}
 	depth := e.depth
 	e.depth = wire.DefaultMaxDepth

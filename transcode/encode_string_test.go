@@ -1,0 +1,61 @@
+package transcode
+
+import (
+	"bytes"
+	"encoding/base64"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// TestStringAfterOutput writes strings of every length up to a few words,
+// with escapes and multi-byte runes at every position, after output of
+// its own and into buffers with and without room: the output before is
+// kept and the string comes out as protojson writes it.
+func TestStringAfterOutput(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	pieces := []string{"a", "b", "\"", "\\", "\x00", "\n", "\x1f", "é", "東", "😀", "\xff", "\xe0\x80", " ", "#", "]", "!"}
+	for range 50000 {
+		var s []byte
+		for range r.IntN(40) {
+			if r.IntN(4) == 0 {
+				s = append(s, pieces[r.IntN(len(pieces))]...)
+			} else {
+				s = append(s, byte('a'+r.IntN(26)))
+			}
+		}
+		prefix := strings.Repeat("x", r.IntN(5))
+		e := &encoder{out: append(make([]byte, 0, len(prefix)+r.IntN(3*len(s)+4)), prefix...)}
+		ok := e.str(s)
+		want, err := protojsonString(string(s))
+		if ok != (err == nil) {
+			t.Fatalf("%q: ok %v, protojson error %v", s, ok, err)
+		}
+		if !ok {
+			want = ""
+		}
+		if got := e.out; !bytes.Equal(got, []byte(prefix+want)) {
+			t.Fatalf("%q: got %q, want %q", s, got, prefix+want)
+		}
+	}
+}
+
+// TestBytesBase64 prints bytes values of every length up to a few words
+// after output of their own: standard base64 with padding, in quotes.
+func TestBytesBase64(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for n := range 200 {
+		for range 20 {
+			b := make([]byte, n)
+			for i := range b {
+				b[i] = byte(r.Uint32())
+			}
+			prefix := strings.Repeat("x", r.IntN(5))
+			e := &encoder{out: append(make([]byte, 0, len(prefix)+r.IntN(2*n+4)), prefix...)}
+			e.bytes(b)
+			if want := prefix + `"` + base64.StdEncoding.EncodeToString(b) + `"`; string(e.out) != want {
+				t.Fatalf("% x: got %s, want %s", b, e.out, want)
+			}
+		}
+	}
+}
