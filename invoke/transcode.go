@@ -10,7 +10,8 @@ import (
 
 // Transcode is the JSONCodec of every rpckit tool: package transcode over
 // dynamic's compiled types, one pass each way, no dynamicpb. Its output is
-// compact canonical proto3 JSON, byte for byte what ProtoJSON prints.
+// compact canonical proto3 JSON, byte for byte what protojson prints (the
+// tests compare it with internal/oracle.ProtoJSON).
 type Transcode struct {
 	Options  JSONOptions
 	Resolver Resolver // for Any and extensions; nil means the global registry

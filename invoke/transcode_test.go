@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rpckit/rpckit/internal/fixture"
+	"github.com/rpckit/rpckit/internal/oracle"
 	"github.com/rpckit/rpckit/invoke"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoregistry"
@@ -28,7 +29,7 @@ func TestTranscodeMatchesProtoJSON(t *testing.T) {
 		}
 		opts := invoke.JSONOptions{EmitDefaults: i%3 == 0, ProtoNames: i%5 == 0, EnumsAsInts: i%7 == 0}
 		ours := invoke.Transcode{Options: opts, Resolver: protoregistry.GlobalTypes}
-		theirs := invoke.ProtoJSON{Options: opts, Resolver: protoregistry.GlobalTypes}
+		theirs := oracle.ProtoJSON{Options: opts, Resolver: protoregistry.GlobalTypes}
 		want, err := theirs.Decode(nil, md, wire)
 		if err != nil {
 			t.Fatal(err)

@@ -19,7 +19,7 @@ import (
 var staticFS embed.FS
 
 // Options configure a Handler. The zero value is a loopback page with a
-// random token, any target allowed, ProtoJSON conversion and the default
+// random token, any target allowed, transcode conversion and the default
 // bench limits.
 type Options struct {
 	// Token is the secret the page's URL carries; empty means a random one
@@ -41,7 +41,7 @@ type Options struct {
 	// TargetTLS dials Target with TLS instead of plaintext.
 	TargetTLS bool
 	// Codec builds the JSON codec for a schema's files; nil means
-	// invoke.ProtoJSON with a resolver over the files.
+	// invoke.Transcode with a resolver over the files.
 	Codec func(files *protoregistry.Files) invoke.JSONCodec
 	// Bench bounds the load tests the page may run.
 	Bench BenchLimits
@@ -95,7 +95,7 @@ func New(opts Options) (*Handler, error) {
 	opts.Bench = opts.Bench.withDefaults()
 	if opts.Codec == nil {
 		opts.Codec = func(files *protoregistry.Files) invoke.JSONCodec {
-			return invoke.ProtoJSON{Resolver: schema.Types(files)}
+			return invoke.Transcode{Resolver: schema.Types(files)}
 		}
 	}
 	allow, err := parseAllowlist(opts.Allow)

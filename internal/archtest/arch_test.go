@@ -137,3 +137,22 @@ func TestOnlyCmdImportsCLI(t *testing.T) {
 		}
 	}
 }
+
+// oracleUsers may import protojson and internal/oracle outside tests: the
+// oracle itself and the baselines that measure or check against it.
+var oracleUsers = []string{"internal/oracle", "internal/conformance/protojsontestee", "bench/internal/gwbench"}
+
+// TestProtoJSONOnlyAsOracle: the tools convert with transcode; protojson
+// is the oracle of tests and baselines, never on a tool's path.
+func TestProtoJSONOnlyAsOracle(t *testing.T) {
+	for _, p := range listPackages(t) {
+		if slices.ContainsFunc(oracleUsers, func(u string) bool { return under(p.path, u) }) {
+			continue
+		}
+		for _, imp := range p.imports {
+			if imp == "google.golang.org/protobuf/encoding/protojson" || imp == module+"/internal/oracle" {
+				t.Errorf("%s imports %s; only tests and baselines may", p.path, imp)
+			}
+		}
+	}
+}

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	testv1 "github.com/rpckit/rpckit/internal/gen/rpckit/test/v1"
-	"github.com/rpckit/rpckit/invoke"
+	"github.com/rpckit/rpckit/internal/oracle"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -19,7 +19,7 @@ func TestRequestTemplate(t *testing.T) {
 	}
 	md := (&testv1.EchoRequest{}).ProtoReflect().Descriptor()
 	text := `{"number":"{{.RequestNumber}}","item":{"name":{{json .Data.n}},"code":{{.WorkerID}},"nickname":"{{uuid}}","id":"{{randomInt 5 6}}"}}`
-	tmpl, err := newRequestTemplate(text, data, 2, invoke.ProtoJSON{}, md)
+	tmpl, err := newRequestTemplate(text, data, 2, oracle.ProtoJSON{}, md)
 	if err != nil {
 		t.Fatal(err)
 	}

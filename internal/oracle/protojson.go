@@ -1,0 +1,58 @@
+// Package oracle holds the reference implementations rpckit's own code is
+// tested against. Only tests import it: the tools run on transcode and
+// dynamic, and protobuf-go's protojson and dynamicpb serve as the oracle.
+package oracle
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/rpckit/rpckit/invoke"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/dynamicpb"
+)
+
+// ProtoJSON is an invoke.JSONCodec built on protojson and dynamicpb, the
+// reference the tests hold invoke.Transcode and the tools to. Its output is
+// compact, with stable spacing.
+type ProtoJSON struct {
+	Options  invoke.JSONOptions
+	Resolver invoke.Resolver
+}
+
+func (c ProtoJSON) Encode(dst []byte, md protoreflect.MessageDescriptor, src []byte) ([]byte, error) {
+	msg := dynamicpb.NewMessage(md)
+	opts := protojson.UnmarshalOptions{Resolver: c.Resolver}
+	if err := opts.Unmarshal(src, msg); err != nil {
+		return dst, fmt.Errorf("oracle: %s: %w", md.FullName(), err)
+	}
+	return proto.MarshalOptions{}.MarshalAppend(dst, msg)
+}
+
+func (c ProtoJSON) Decode(dst []byte, md protoreflect.MessageDescriptor, src []byte) ([]byte, error) {
+	msg := dynamicpb.NewMessage(md)
+	uopts := proto.UnmarshalOptions{Resolver: c.Resolver}
+	if err := uopts.Unmarshal(src, msg); err != nil {
+		return dst, fmt.Errorf("oracle: %s: bad response message: %w", md.FullName(), err)
+	}
+	mopts := protojson.MarshalOptions{
+		EmitUnpopulated: c.Options.EmitDefaults,
+		UseProtoNames:   c.Options.ProtoNames,
+		UseEnumNumbers:  c.Options.EnumsAsInts,
+		Resolver:        c.Resolver,
+	}
+	js, err := mopts.Marshal(msg)
+	if err != nil {
+		return dst, fmt.Errorf("oracle: %s: %w", md.FullName(), err)
+	}
+	// protojson varies its spacing on purpose; output here is stable.
+	var out bytes.Buffer
+	out.Write(dst)
+	if err := json.Compact(&out, js); err != nil {
+		return dst, fmt.Errorf("oracle: %s: %w", md.FullName(), err)
+	}
+	return out.Bytes(), nil
+}
