@@ -2,6 +2,7 @@ package transcode
 
 import (
 	"math"
+	"slices"
 	"strconv"
 )
 
@@ -120,7 +121,8 @@ func shortDecimal32(f float32) (m uint64, k int, ok bool) {
 }
 
 // appendDecimal prints m·10^-k with f's sign as %f does: the integer part,
-// then k fraction digits (the last one not zero).
+// then k fraction digits (the last one not zero), written straight into
+// out from the last digit, two at a time.
 func appendDecimal(out []byte, f float64, m uint64, k int) []byte {
 	if math.Signbit(f) {
 		out = append(out, '-')
@@ -128,22 +130,29 @@ func appendDecimal(out []byte, f float64, m uint64, k int) []byte {
 	if k == 0 {
 		return appendUint(out, m)
 	}
-	var buf [24]byte
-	i := len(buf)
-	for j := 0; j < k; j++ {
+	n := max(decimalLen(m), k+1) + 1 // digits, with a zero before the point, and the point
+	l := len(out)
+	out = slices.Grow(out, n)[:l+n]
+	b := out[l:]
+	i := n
+	for ; k >= 2; k -= 2 {
+		q := m / 100
+		d := (m - q*100) * 2
+		i -= 2
+		b[i], b[i+1] = digitPairs[d], digitPairs[d+1]
+		m = q
+	}
+	if k == 1 {
 		i--
-		buf[i] = byte('0' + m%10)
+		b[i] = byte('0' + m%10)
 		m /= 10
 	}
 	i--
-	buf[i] = '.'
-	for {
+	b[i] = '.'
+	for i > 0 {
 		i--
-		buf[i] = byte('0' + m%10)
+		b[i] = byte('0' + m%10)
 		m /= 10
-		if m == 0 {
-			break
-		}
 	}
-	return append(out, buf[i:]...)
+	return out
 }

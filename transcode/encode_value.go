@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"math"
+	"math/bits"
 	"slices"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -82,8 +83,8 @@ func (e *encoder) zero(f *fieldPlan) {
 }
 
 // bytes prints b as standard base64 with padding, in quotes: six bytes
-// at a time to eight characters stored as one word, then the rest as
-// encoding/base64 does.
+// at a time to eight characters (four pairs from base64Pairs) stored as
+// one word, then the rest as encoding/base64 does.
 func (e *encoder) bytes(b []byte) {
 	n := len(e.out)
 	size := base64.StdEncoding.EncodedLen(len(b))
@@ -94,9 +95,8 @@ func (e *encoder) bytes(b []byte) {
 	i := 0
 	for ; len(b)-i >= 8; i += 6 {
 		x := binary.BigEndian.Uint64(b[i:])
-		const t = base64Std
-		y := uint64(t[x>>58]) | uint64(t[x>>52&63])<<8 | uint64(t[x>>46&63])<<16 | uint64(t[x>>40&63])<<24 |
-			uint64(t[x>>34&63])<<32 | uint64(t[x>>28&63])<<40 | uint64(t[x>>22&63])<<48 | uint64(t[x>>16&63])<<56
+		t := &base64Pairs
+		y := uint64(t[x>>52]) | uint64(t[x>>40&4095])<<16 | uint64(t[x>>28&4095])<<32 | uint64(t[x>>16&4095])<<48
 		binary.LittleEndian.PutUint64(out[w:], y)
 		w += 8
 	}
@@ -108,33 +108,56 @@ func (e *encoder) bytes(b []byte) {
 
 const base64Std = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
+// base64Pairs holds the two characters of every 12 bits, the first in the
+// low byte.
+var base64Pairs = func() (t [4096]uint16) {
+	for i := range t {
+		t[i] = uint16(base64Std[i>>6]) | uint16(base64Std[i&63])<<8
+	}
+	return t
+}()
+
 // digitPairs holds "00" to "99".
 const digitPairs = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 
-// appendUint appends v in decimal, two digits at a time, as
-// strconv.AppendUint does but without its layers of calls.
+// appendUint appends v in decimal, two digits at a time from the last,
+// straight into out.
 func appendUint(out []byte, v uint64) []byte {
 	if v < 10 {
 		return append(out, byte('0'+v))
 	}
-	var buf [20]byte
-	i := len(buf)
+	n := decimalLen(v)
+	l := len(out)
+	out = slices.Grow(out, n)[:l+n]
+	b := out[l:]
+	i := n
 	for v >= 100 {
 		q := v / 100
 		d := (v - q*100) * 2
 		i -= 2
-		buf[i], buf[i+1] = digitPairs[d], digitPairs[d+1]
+		b[i], b[i+1] = digitPairs[d], digitPairs[d+1]
 		v = q
 	}
 	if v >= 10 {
-		i -= 2
-		buf[i], buf[i+1] = digitPairs[v*2], digitPairs[v*2+1]
+		b[0], b[1] = digitPairs[v*2], digitPairs[v*2+1]
 	} else {
-		i--
-		buf[i] = byte('0' + v)
+		b[0] = byte('0' + v)
 	}
-	return append(out, buf[i:]...)
+	return out
 }
+
+// decimalLen returns the number of decimal digits of v.
+func decimalLen(v uint64) int {
+	n := (bits.Len64(v) * 1233) >> 12 // about log10(v+1), possibly one short
+	if n < len(powers10) && v >= powers10[n] {
+		n++
+	}
+	return max(n, 1)
+}
+
+// powers10[i] is 10^i.
+var powers10 = [...]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19}
 
 // appendInt appends v in decimal.
 func appendInt(out []byte, v int64) []byte {
