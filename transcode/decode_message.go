@@ -311,9 +311,20 @@ func (d *decoder) checkRequired(t *dynamic.Type, fr *frame, off int) error {
 	return nil
 }
 
-// The appends to d.out are written as d.out = append(d.out, ...), which
-// the compiler turns into a length update when there is room; a slice
-// returned by a call and stored in d.out would cost a write barrier.
+// The appends of single bytes to d.out are written as
+// d.out = append(d.out, ...), which the compiler turns into a length update
+// when there is room; other slices stored in d.out go through set, which
+// stores only the length while the array is the same, as a slice stored
+// whole would cost a GC write barrier.
+
+// set makes out, which appends grew from d.out, the output.
+func (d *decoder) set(out []byte) {
+	if cap(out) == cap(d.out) {
+		d.out = d.out[:len(out)]
+	} else {
+		d.out = out
+	}
+}
 
 // tag appends the tag of field num with wire type wt.
 func (d *decoder) tag(num protowire.Number, wt protowire.Type) {
@@ -355,7 +366,7 @@ func (d *decoder) closeLen(start int) {
 	}
 	w := protowire.SizeVarint(uint64(n))
 	var pad [9]byte
-	d.out = append(d.out, pad[:w-1]...)
+	d.set(append(d.out, pad[:w-1]...))
 	copy(d.out[start+w-1:], d.out[start:start+n])
 	protowire.AppendVarint(d.out[:start-1], uint64(n))
 }

@@ -35,7 +35,7 @@ func (d *decoder) anyValue(t *dynamic.Type) error {
 	et := dynamic.TypeOf(mt.Descriptor())
 	d.out = append(d.out, 1<<3|byte(protowire.BytesType))
 	d.varint(uint64(len(url)))
-	d.out = append(d.out, url...)
+	d.set(append(d.out, url...))
 	mark := len(d.out)
 	d.out = append(d.out, 2<<3|byte(protowire.BytesType))
 	body := d.openLen()
