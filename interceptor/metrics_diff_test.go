@@ -1,9 +1,7 @@
 package interceptor_test
 
 import (
-	"context"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -18,72 +16,13 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 	"github.com/rpckit/rpckit/interceptor"
+	testv1 "github.com/rpckit/rpckit/internal/gen/rpckit/test/v1"
+	"github.com/rpckit/rpckit/internal/rpctest"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	testgrpc "google.golang.org/grpc/interop/grpc_testing"
+	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
 )
-
-// kindsService serves the four call kinds; a request with ResponseStatus
-// set fails with that code (streams after the messages before it).
-type kindsService struct {
-	testgrpc.UnimplementedTestServiceServer
-}
-
-func fail(s *testgrpc.EchoStatus) error {
-	if s == nil || s.GetCode() == 0 {
-		return nil
-	}
-	return status.Error(codes.Code(s.GetCode()), s.GetMessage())
-}
-
-func (kindsService) UnaryCall(_ context.Context, req *testgrpc.SimpleRequest) (*testgrpc.SimpleResponse, error) {
-	if err := fail(req.GetResponseStatus()); err != nil {
-		return nil, err
-	}
-	return &testgrpc.SimpleResponse{}, nil
-}
-
-func (kindsService) StreamingOutputCall(req *testgrpc.StreamingOutputCallRequest, ss testgrpc.TestService_StreamingOutputCallServer) error {
-	for range req.GetResponseParameters() {
-		if err := ss.Send(&testgrpc.StreamingOutputCallResponse{}); err != nil {
-			return err
-		}
-	}
-	return fail(req.GetResponseStatus())
-}
-
-func (kindsService) StreamingInputCall(ss testgrpc.TestService_StreamingInputCallServer) error {
-	n := 0
-	for {
-		_, err := ss.Recv()
-		if err == io.EOF {
-			return ss.SendAndClose(&testgrpc.StreamingInputCallResponse{AggregatedPayloadSize: int32(n)})
-		}
-		if err != nil {
-			return err
-		}
-		n++
-	}
-}
-
-func (kindsService) FullDuplexCall(ss testgrpc.TestService_FullDuplexCallServer) error {
-	for {
-		req, err := ss.Recv()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if err := fail(req.GetResponseStatus()); err != nil {
-			return err
-		}
-		if err := ss.Send(&testgrpc.StreamingOutputCallResponse{}); err != nil {
-			return err
-		}
-	}
-}
 
 // TestMetricsMatchGoGRPCMiddleware runs the same calls of every kind, with
 // successes and failures, through Metrics and through go-grpc-middleware's
@@ -92,7 +31,7 @@ func (kindsService) FullDuplexCall(ss testgrpc.TestService_FullDuplexCallServer)
 func TestMetricsMatchGoGRPCMiddleware(t *testing.T) {
 	ours := interceptor.NewMetrics(interceptor.MetricsOptions{NoRuntime: true})
 	oursSrv := grpc.NewServer(grpc.ChainUnaryInterceptor(ours.UnaryServer()), grpc.ChainStreamInterceptor(ours.StreamServer()))
-	testgrpc.RegisterTestServiceServer(oursSrv, kindsService{})
+	testv1.RegisterTestServer(oursSrv, rpctest.Service{})
 	ours.InitializeServer(oursSrv)
 	runKinds(t, oursSrv, grpc.WithChainUnaryInterceptor(ours.UnaryClient()), grpc.WithChainStreamInterceptor(ours.StreamClient()))
 
@@ -101,7 +40,7 @@ func TestMetricsMatchGoGRPCMiddleware(t *testing.T) {
 	cm := grpcprom.NewClientMetrics(grpcprom.WithClientHandlingTimeHistogram())
 	reg.MustRegister(sm, cm)
 	theirSrv := grpc.NewServer(grpc.ChainUnaryInterceptor(sm.UnaryServerInterceptor()), grpc.ChainStreamInterceptor(sm.StreamServerInterceptor()))
-	testgrpc.RegisterTestServiceServer(theirSrv, kindsService{})
+	testv1.RegisterTestServer(theirSrv, rpctest.Service{})
 	sm.InitializeMetrics(theirSrv)
 	runKinds(t, theirSrv, grpc.WithChainUnaryInterceptor(cm.UnaryClientInterceptor()), grpc.WithChainStreamInterceptor(cm.StreamClientInterceptor()))
 
@@ -110,30 +49,31 @@ func TestMetricsMatchGoGRPCMiddleware(t *testing.T) {
 	if got != want {
 		t.Errorf("metrics differ from go-grpc-middleware's\n--- ours\n%s\n--- go-grpc-middleware\n%s", got, want)
 	}
-	if !strings.Contains(got, `grpc_server_handled_total{grpc_code="NotFound",grpc_method="UnaryCall",grpc_service="grpc.testing.TestService",grpc_type="unary"} 1`) {
+	if !strings.Contains(got, `grpc_server_handled_total{grpc_code="NotFound",grpc_method="Echo",grpc_service="rpckit.test.v1.Test",grpc_type="unary"} 1`) {
 		t.Errorf("the scenario's NotFound is missing:\n%s", got)
 	}
 }
 
-// runKinds serves srv on loopback and makes calls of every kind with
-// client options copts.
+// runKinds serves srv on loopback and makes calls of every kind, with
+// successes and failures, with client options copts.
 func runKinds(t *testing.T, srv *grpc.Server, copts ...grpc.DialOption) {
 	t.Helper()
-	addr := serveServer(t, srv)
-	client := dial(t, addr, copts...)
-	ctx := testContext(t)
-	notFound := &testgrpc.EchoStatus{Code: int32(codes.NotFound), Message: "no"}
-	for range 3 {
-		if _, err := client.UnaryCall(ctx, &testgrpc.SimpleRequest{}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := client.UnaryCall(ctx, &testgrpc.SimpleRequest{ResponseStatus: notFound}); status.Code(err) != codes.NotFound {
+	conn, err := grpc.NewClient(serveServer(t, srv),
+		append([]grpc.DialOption{grpc.WithTransportCredentials(insecure.NewCredentials())}, copts...)...)
+	if err != nil {
 		t.Fatal(err)
 	}
-	for _, st := range []*testgrpc.EchoStatus{nil, notFound} {
-		ss, err := client.StreamingOutputCall(ctx, &testgrpc.StreamingOutputCallRequest{
-			ResponseParameters: make([]*testgrpc.ResponseParameters, 3), ResponseStatus: st})
+	defer conn.Close()
+	client := testv1.NewTestClient(conn)
+	ctx := testContext(t)
+	notFound := int32(codes.NotFound)
+	for _, fail := range []int32{0, 0, 0, notFound} {
+		if _, err := client.Echo(ctx, &testv1.EchoRequest{FailCode: fail}); status.Code(err) != codes.Code(fail) {
+			t.Fatalf("Echo: %v", err)
+		}
+	}
+	for _, fail := range []int32{0, notFound} {
+		ss, err := client.Count(ctx, &testv1.CountRequest{Count: 3, FailCode: fail, FailAfter: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -143,33 +83,33 @@ func runKinds(t *testing.T, srv *grpc.Server, copts ...grpc.DialOption) {
 			}
 		}
 	}
-	cs, err := client.StreamingInputCall(ctx)
+	cs, err := client.Sum(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for range 4 {
-		if err := cs.Send(&testgrpc.StreamingInputCallRequest{}); err != nil {
+	for i := range 4 {
+		if err := cs.Send(&testv1.EchoRequest{Number: int64(i)}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if _, err := cs.CloseAndRecv(); err != nil {
 		t.Fatal(err)
 	}
-	for _, st := range []*testgrpc.EchoStatus{nil, notFound} {
-		bs, err := client.FullDuplexCall(ctx)
+	for _, fail := range []int32{0, notFound} {
+		bs, err := client.Chat(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for range 2 {
-			if err := bs.Send(&testgrpc.StreamingOutputCallRequest{}); err != nil {
+			if err := bs.Send(&testv1.EchoRequest{}); err != nil {
 				t.Fatal(err)
 			}
 			if _, err := bs.Recv(); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if st != nil {
-			bs.Send(&testgrpc.StreamingOutputCallRequest{ResponseStatus: st})
+		if fail != 0 {
+			bs.Send(&testv1.EchoRequest{FailCode: fail})
 		}
 		bs.CloseSend()
 		for {
