@@ -1,45 +1,19 @@
 package gateway_test
 
 import (
-	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/rpckit/rpckit/gateway"
 	"github.com/rpckit/rpckit/internal/rpctest"
-	"github.com/rpckit/rpckit/invoke"
-	"github.com/rpckit/rpckit/schema"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 func startGateway(t *testing.T, opts gateway.Options) *httptest.Server {
-	t.Helper()
-	srv, err := rpctest.Start(rpctest.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.Stop)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	conn, err := invoke.Dial(ctx, srv.Addr, invoke.DialOptions{Plaintext: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	refl := schema.Reflection(conn.ClientConn(), schema.ReflectionOptions{})
-	t.Cleanup(refl.Close)
-	opts.Conn, opts.Source = conn, refl
-	g, err := gateway.New(ctx, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(g)
-	t.Cleanup(hs.Close)
-	return hs
+	return rpctest.Gateway(t, opts)
 }
 
 type exchange struct {

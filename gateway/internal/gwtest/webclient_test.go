@@ -13,8 +13,6 @@ import (
 
 	"github.com/rpckit/rpckit/gateway"
 	"github.com/rpckit/rpckit/internal/rpctest"
-	"github.com/rpckit/rpckit/invoke"
-	"github.com/rpckit/rpckit/schema"
 )
 
 // webResult is what webclient/client.js prints.
@@ -86,26 +84,5 @@ func TestGRPCWebNodeClient(t *testing.T) {
 
 // startTestGateway puts the gateway in front of rpctest's Test service.
 func startTestGateway(t *testing.T) *httptest.Server {
-	t.Helper()
-	srv, err := rpctest.Start(rpctest.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.Stop)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	conn, err := invoke.Dial(ctx, srv.Addr, invoke.DialOptions{Plaintext: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	refl := schema.Reflection(conn.ClientConn(), schema.ReflectionOptions{})
-	t.Cleanup(refl.Close)
-	g, err := gateway.New(ctx, gateway.Options{Conn: conn, Source: refl})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(g)
-	t.Cleanup(hs.Close)
-	return hs
+	return rpctest.Gateway(t, gateway.Options{})
 }
