@@ -21,6 +21,16 @@ import (
 	"google.golang.org/protobuf/types/known/emptypb"
 )
 
+// deadlineReply is the Deadline probe's answer: ABORTED with the
+// milliseconds left until the deadline the server sees.
+func deadlineReply(ctx context.Context) error {
+	d, ok := ctx.Deadline()
+	if !ok {
+		return status.Error(codes.FailedPrecondition, "no deadline")
+	}
+	return status.Errorf(codes.Aborted, "%d", time.Until(d).Milliseconds())
+}
+
 // The server sees the deadline as grpc-timeout; a server that runs out of
 // it returns DEADLINE_EXCEEDED; a call cancelled by the client is reset,
 // which cancels the handler.
@@ -30,11 +40,7 @@ func TestDeadlines(t *testing.T) {
 		ctx := stream.Context()
 		switch method {
 		case "/probe.P/Deadline":
-			d, ok := ctx.Deadline()
-			if !ok {
-				return status.Error(codes.FailedPrecondition, "no deadline")
-			}
-			return status.Errorf(codes.OK+codes.Aborted, "%d", time.Until(d).Milliseconds())
+			return deadlineReply(ctx)
 		case "/probe.P/Expire":
 			// The server gives up on its own, 200 ms before the client's deadline.
 			d, _ := ctx.Deadline()
@@ -304,11 +310,7 @@ func TestCallTimeout(t *testing.T) {
 		ctx := stream.Context()
 		switch method {
 		case "/probe.P/Deadline":
-			d, ok := ctx.Deadline()
-			if !ok {
-				return status.Error(codes.FailedPrecondition, "no deadline")
-			}
-			return status.Errorf(codes.Aborted, "%d", time.Until(d).Milliseconds())
+			return deadlineReply(ctx)
 		case "/probe.P/Block":
 			<-ctx.Done()
 			cancelled <- ctx.Err()
