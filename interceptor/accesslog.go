@@ -22,9 +22,10 @@ import (
 // for failures. They are built here rather than by go-grpc-middleware's
 // logging interceptor, which measured several microseconds per call (it
 // formats start times and deadlines and merges field lists on every call);
-// this one does nothing for a level the handler drops and writes one
-// record of six attributes otherwise. Floats are avoided: slog's JSON
-// handler encodes them through encoding/json.
+// this one does nothing for a level the handler drops and otherwise writes
+// one record of at most five attributes on a handler that carries the
+// method's two. Floats are avoided: slog's JSON handler encodes them
+// through encoding/json.
 
 // accessLevel maps a code to its level: faults of the server at Error,
 // overload and timeouts at Warn, the rest (OK and the caller's mistakes)
@@ -49,32 +50,51 @@ func splitMethod(full string) (string, string) {
 	return "unknown", full
 }
 
-// logCall writes the access log line of a finished call.
-func logCall(ctx context.Context, l *slog.Logger, fullMethod string, err error, elapsed time.Duration) {
+// accessLog writes the access log lines of one logger. Each method gets
+// the logger's handler with its grpc.service and grpc.method attributes
+// added once by WithAttrs, so handlers that format attributes ahead, as
+// slog's own do, print those two once per method instead of once per call.
+type accessLog struct {
+	l       *slog.Logger // wrapped by withRequestIDs
+	methods boundedCache[string, slog.Handler]
+}
+
+func newAccessLog(l *slog.Logger) *accessLog { return &accessLog{l: withRequestIDs(l)} }
+
+// handler returns the handler of a method's lines.
+func (a *accessLog) handler(fullMethod string) slog.Handler {
+	return a.methods.get(fullMethod, func(fullMethod string) slog.Handler {
+		service, method := splitMethod(fullMethod)
+		return a.l.Handler().WithAttrs([]slog.Attr{
+			slog.String("grpc.service", service),
+			slog.String("grpc.method", method),
+		})
+	})
+}
+
+// call writes the line of a call that ran from start to end.
+func (a *accessLog) call(ctx context.Context, fullMethod string, err error, start, end time.Time) {
 	code := status.Code(err)
 	level := accessLevel(code)
-	if !l.Enabled(ctx, level) {
+	if !a.l.Enabled(ctx, level) {
 		return
-	}
-	service, method := splitMethod(fullMethod)
-	var buf [6]slog.Attr
-	attrs := append(buf[:0],
-		slog.String("grpc.service", service),
-		slog.String("grpc.method", method),
-		slog.String("grpc.code", code.String()),
-		slog.Duration("grpc.duration", elapsed),
-	)
-	if p, ok := peer.FromContext(ctx); ok && p.Addr != nil {
-		attrs = append(attrs, slog.String("peer.address", peerAddrs.text(p.Addr)))
-	}
-	if err != nil {
-		attrs = append(attrs, slog.String("grpc.error", status.Convert(err).Message()))
 	}
 	// A record without a caller's pc: the access log's source is always
 	// this line, and runtime.Callers is a third of the cost of logging.
-	r := slog.NewRecord(time.Now(), level, "finished call", 0)
-	r.AddAttrs(attrs...)
-	_ = l.Handler().Handle(ctx, r)
+	// Four attributes at most, and the request id: all within the ones a
+	// record holds without allocating.
+	r := slog.NewRecord(end, level, "finished call", 0)
+	r.AddAttrs(
+		slog.String("grpc.code", code.String()),
+		slog.Duration("grpc.duration", end.Sub(start)),
+	)
+	if p, ok := peer.FromContext(ctx); ok && p.Addr != nil {
+		r.AddAttrs(slog.String("peer.address", peerAddrs.text(p.Addr)))
+	}
+	if err != nil {
+		r.AddAttrs(slog.String("grpc.error", status.Convert(err).Message()))
+	}
+	_ = a.handler(fullMethod).Handle(ctx, r)
 }
 
 // peerAddrs keeps the text of the peer addresses seen: grpc-go gives every
@@ -83,41 +103,49 @@ func logCall(ctx context.Context, l *slog.Logger, fullMethod string, err error, 
 var peerAddrs addrTexts
 
 // addrTexts maps TCP and Unix socket addresses, by pointer, to their text.
-// It forgets everything once it holds maxAddrTexts, so it stays small
-// whatever the number of connections.
 type addrTexts struct {
-	m sync.Map // *net.TCPAddr or *net.UnixAddr -> string
-	n atomic.Int64
+	c boundedCache[net.Addr, string]
 }
-
-const maxAddrTexts = 4096
 
 func (c *addrTexts) text(a net.Addr) string {
 	switch a.(type) {
 	case *net.TCPAddr, *net.UnixAddr:
-	default:
-		return a.String()
+		return c.c.get(a, net.Addr.String)
 	}
-	if s, ok := c.m.Load(a); ok {
-		return s.(string)
+	return a.String()
+}
+
+// boundedCache maps keys to values made once by a function. It forgets
+// everything once it holds maxCached entries, so it stays small whatever
+// the number of keys it is asked for.
+type boundedCache[K comparable, V any] struct {
+	m sync.Map // K -> V
+	n atomic.Int64
+}
+
+const maxCached = 4096
+
+func (c *boundedCache[K, V]) get(k K, newV func(K) V) V {
+	if v, ok := c.m.Load(k); ok {
+		return v.(V)
 	}
-	s := a.String()
-	if c.n.Add(1) > maxAddrTexts {
+	v := newV(k)
+	if c.n.Add(1) > maxCached {
 		c.m.Clear()
 		c.n.Store(1)
 	}
-	c.m.Store(a, s)
-	return s
+	c.m.Store(k, v)
+	return v
 }
 
 // UnaryServerAccessLog logs one line per finished call on l (slog.Default
 // when nil), with the request id when the context carries one.
 func UnaryServerAccessLog(l *slog.Logger) grpc.UnaryServerInterceptor {
-	l = withRequestIDs(l)
+	a := newAccessLog(l)
 	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
 		start := time.Now()
 		resp, err := handler(ctx, req)
-		logCall(ctx, l, info.FullMethod, err, time.Since(start))
+		a.call(ctx, info.FullMethod, err, start, time.Now())
 		return resp, err
 	}
 }
@@ -125,11 +153,11 @@ func UnaryServerAccessLog(l *slog.Logger) grpc.UnaryServerInterceptor {
 // StreamServerAccessLog is UnaryServerAccessLog for streams: one line when
 // the stream ends.
 func StreamServerAccessLog(l *slog.Logger) grpc.StreamServerInterceptor {
-	l = withRequestIDs(l)
+	a := newAccessLog(l)
 	return func(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
 		start := time.Now()
 		err := handler(srv, ss)
-		logCall(ss.Context(), l, info.FullMethod, err, time.Since(start))
+		a.call(ss.Context(), info.FullMethod, err, start, time.Now())
 		return err
 	}
 }

@@ -27,14 +27,14 @@ func TestAddrTexts(t *testing.T) {
 		t.Errorf("other text = %q", got)
 	}
 	// Past the bound the cache starts again, and still answers right.
-	for i := range 2 * maxAddrTexts {
+	for i := range 2 * maxCached {
 		a := &net.TCPAddr{IP: net.IPv4(10, 0, byte(i>>8), byte(i)), Port: i}
 		if got, want := c.text(a), a.String(); got != want {
 			t.Fatalf("text = %q, want %q", got, want)
 		}
 	}
-	if n := c.n.Load(); n > maxAddrTexts {
-		t.Errorf("cache holds %d entries, bound %d", n, maxAddrTexts)
+	if n := c.c.n.Load(); n > maxCached {
+		t.Errorf("cache holds %d entries, bound %d", n, maxCached)
 	}
 	if got := c.text(first); got != "127.0.0.1:4000" {
 		t.Errorf("text after eviction = %q", got)

@@ -15,6 +15,8 @@
 //     that fails fast with UNAVAILABLE while open.
 //
 // ServerChain and ClientChain assemble the standard chains in their order.
+// ServerChain runs the unary links as one interceptor (UnaryServerChain),
+// held to the same behaviour as the links chained one by one.
 // Package interceptortest checks any chain against the same gRPC semantics.
 //
 // Exported APIs use only the standard library, grpc-go and protobuf-go

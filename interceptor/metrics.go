@@ -274,7 +274,10 @@ func (s *methodSeries) handledFor(c codes.Code) prometheus.Counter {
 
 // done counts a finished call with its code and time. Context errors
 // count as the status grpc-go sends for them.
-func (s *methodSeries) done(err error, start time.Time) {
+func (s *methodSeries) done(err error, start time.Time) { s.finish(err, time.Since(start)) }
+
+// finish counts a finished call that took elapsed.
+func (s *methodSeries) finish(err error, elapsed time.Duration) {
 	code := codes.OK
 	if err != nil {
 		st, ok := status.FromError(err)
@@ -284,7 +287,7 @@ func (s *methodSeries) done(err error, start time.Time) {
 		code = st.Code()
 	}
 	s.handledFor(code).Inc()
-	s.seconds.Observe(time.Since(start).Seconds())
+	s.seconds.Observe(elapsed.Seconds())
 }
 
 // countedServerStream counts the messages a server stream moves.

@@ -2,8 +2,10 @@ package interceptor
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/hex"
 	"math/rand/v2"
+	"unsafe"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/metadata"
@@ -20,11 +22,18 @@ type requestIDKey struct{}
 
 // requestIDContext carries a request id. It answers Value for its key with
 // itself, so carrying an id costs one allocation where context.WithValue
-// with a string costs two, on every call of the server chain.
+// with a string costs two, on every call of the server chain. An id made
+// here lives in its text array, and the response header's value list in
+// header, in the same allocation.
 type requestIDContext struct {
 	context.Context
-	id string
+	id     string
+	header [1]string
+	text   [2 * requestIDBytes]byte
 }
+
+// requestIDBytes is the size of the ids NewRequestID makes.
+const requestIDBytes = 16
 
 func (c *requestIDContext) Value(key any) any {
 	if _, ok := key.(requestIDKey); ok {
@@ -55,16 +64,25 @@ func (c *requestIDContext) idOrEmpty() string {
 
 // NewRequestID returns a fresh random request id: 32 lowercase hex digits.
 func NewRequestID() string {
-	var b [16]byte
-	putUint64(b[:8], rand.Uint64())
-	putUint64(b[8:], rand.Uint64())
-	return hex.EncodeToString(b[:])
+	var text [2 * requestIDBytes]byte
+	randomID(&text)
+	return string(text[:])
 }
 
-func putUint64(b []byte, v uint64) {
-	for i := range 8 {
-		b[i] = byte(v >> (8 * i))
-	}
+// randomID fills text with a random id.
+func randomID(text *[2 * requestIDBytes]byte) {
+	var b [requestIDBytes]byte
+	binary.LittleEndian.PutUint64(b[:8], rand.Uint64())
+	binary.LittleEndian.PutUint64(b[8:], rand.Uint64())
+	hex.Encode(text[:], b[:])
+}
+
+// withNewRequestID returns ctx carrying a fresh random id, made in place.
+func withNewRequestID(ctx context.Context) *requestIDContext {
+	c := &requestIDContext{Context: ctx}
+	randomID(&c.text)
+	c.id = unsafe.String(&c.text[0], len(c.text)) // text is never written again
+	return c
 }
 
 // validRequestID accepts short ids of printable ASCII without spaces.
@@ -82,37 +100,40 @@ func validRequestID(id string) bool {
 
 // incomingRequestID takes the caller's id from incoming metadata, or makes
 // one when it is missing or unusable, and returns ctx carrying it.
-func incomingRequestID(ctx context.Context) (context.Context, string) {
-	if id, ok := RequestIDFromContext(ctx); ok {
-		return ctx, id
+func incomingRequestID(ctx context.Context) *requestIDContext {
+	if c, ok := ctx.Value(requestIDKey{}).(*requestIDContext); ok && c.id != "" {
+		return c
 	}
-	var id string
 	if vals := metadata.ValueFromIncomingContext(ctx, RequestIDHeader); len(vals) > 0 && validRequestID(vals[0]) {
-		id = vals[0]
-	} else {
-		id = NewRequestID()
+		return &requestIDContext{Context: ctx, id: vals[0]}
 	}
-	return WithRequestID(ctx, id), id
+	return withNewRequestID(ctx)
+}
+
+// setHeader adds the id to the response headers of the call of c.
+// SetHeader fails only once headers are sent, which no handler has done
+// yet. grpc-go copies the values; the list is c's own, never changed.
+func (c *requestIDContext) setHeader() {
+	c.header[0] = c.id
+	_ = grpc.SetHeader(c, metadata.MD{RequestIDHeader: c.header[:]})
 }
 
 // UnaryServerRequestID puts the request id in the handler's context and in
 // the response headers.
 func UnaryServerRequestID() grpc.UnaryServerInterceptor {
 	return func(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
-		ctx, id := incomingRequestID(ctx)
-		// SetHeader fails only once headers are sent, which the handler
-		// has not done yet.
-		_ = grpc.SetHeader(ctx, metadata.MD{RequestIDHeader: {id}})
-		return handler(ctx, req)
+		c := incomingRequestID(ctx)
+		c.setHeader()
+		return handler(c, req)
 	}
 }
 
 // StreamServerRequestID is UnaryServerRequestID for streams.
 func StreamServerRequestID() grpc.StreamServerInterceptor {
 	return func(srv any, ss grpc.ServerStream, _ *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
-		ctx, id := incomingRequestID(ss.Context())
-		_ = ss.SetHeader(metadata.MD{RequestIDHeader: {id}})
-		return handler(srv, withContext(ss, ctx))
+		c := incomingRequestID(ss.Context())
+		_ = ss.SetHeader(metadata.MD{RequestIDHeader: {c.id}})
+		return handler(srv, withContext(ss, c))
 	}
 }
 
