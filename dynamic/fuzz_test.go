@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/rpckit/rpckit/dynamic"
+	"github.com/rpckit/rpckit/internal/fixture"
 	fixturev1 "github.com/rpckit/rpckit/internal/gen/rpckit/fixture/v1"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -30,16 +31,35 @@ func fuzzSeeds(f *testing.F) {
 // same bytes. The reference is generated code, whose decoder is protobuf-go's
 // fast path; dynamicpb's reflective decoder panics on some malformed map
 // entries.
+//
+// The same bytes are also checked as a Leaf and as the Medium fixture,
+// whose message fields have one-byte tags, so that Validate descends into
+// sub-messages on its non-recursive path as well.
 func FuzzValidate(f *testing.F) {
 	fuzzSeeds(f)
+	medium, err := proto.Marshal(fixture.Medium())
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(medium)
+	types := []struct {
+		t   *dynamic.Type
+		msg func() proto.Message
+	}{
+		{richType, func() proto.Message { return new(fixturev1.Rich) }},
+		{dynamic.TypeOf((&fixturev1.Leaf{}).ProtoReflect().Descriptor()), func() proto.Message { return new(fixturev1.Leaf) }},
+		{dynamic.TypeOf((&fixturev1.Medium{}).ProtoReflect().Descriptor()), func() proto.Message { return new(fixturev1.Medium) }},
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		err := dynamic.Validate(richType, b)
-		perr := proto.Unmarshal(b, new(fixturev1.Rich))
-		if (err == nil) != (perr == nil) {
-			t.Fatalf("Validate: %v; proto.Unmarshal: %v", err, perr)
-		}
-		if e, ok := err.(*dynamic.Error); ok && (e.Offset < 0 || e.Offset > len(b)) {
-			t.Fatalf("error offset %d outside 0..%d", e.Offset, len(b))
+		for _, c := range types {
+			err := dynamic.Validate(c.t, b)
+			perr := proto.Unmarshal(b, c.msg())
+			if (err == nil) != (perr == nil) {
+				t.Fatalf("%s: Validate: %v; proto.Unmarshal: %v", c.t.Desc.FullName(), err, perr)
+			}
+			if e, ok := err.(*dynamic.Error); ok && (e.Offset < 0 || e.Offset > len(b)) {
+				t.Fatalf("error offset %d outside 0..%d", e.Offset, len(b))
+			}
 		}
 	})
 }

@@ -5,14 +5,18 @@ import (
 	"math/bits"
 )
 
-// validUTF8 is utf8.Valid, faster on short text that is mostly ASCII with
-// letters beyond it here and there. It checks eight bytes at a time, jumps
-// straight to the first byte that is not ASCII and checks the sequence it
-// leads with one table lookup and one 32-bit load, with no branch on the
-// sequence's length. Near the end, the loads end at the last byte and are
-// shifted so that the bytes past the end read as zero, which no
-// continuation byte matches: the tail needs no byte-by-byte loop.
-func validUTF8(b []byte) bool {
+// validUTF8Generic is utf8.Valid, faster on short text that is mostly ASCII
+// with letters beyond it here and there. It is the portable twin of the
+// vector code of utf8_amd64.s, and validUTF8 calls it wherever that code
+// does not run (see utf8_amd64.go and utf8_other.go).
+//
+// It checks eight bytes at a time, jumps straight to the first byte that is
+// not ASCII and checks the sequence it leads with one table lookup and one
+// 32-bit load, with no branch on the sequence's length. Near the end, the
+// loads end at the last byte and are shifted so that the bytes past the end
+// read as zero, which no continuation byte matches: the tail needs no
+// byte-by-byte loop.
+func validUTF8Generic(b []byte) bool {
 	n := len(b)
 	if n < 8 {
 		return validTail(b)

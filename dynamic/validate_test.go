@@ -109,3 +109,40 @@ func mustPath(t testing.TB, s string) dynamic.Path {
 	}
 	return p
 }
+
+// TestValidateDepth: the nesting limit counts as protobuf-go's recursion
+// limit does, below and beyond the depth Validate walks without recursion,
+// through one-byte tags (Leaf.next) and two-byte ones (Rich.child).
+func TestValidateDepth(t *testing.T) {
+	leafType := dynamic.TypeOf((&fixturev1.Leaf{}).ProtoReflect().Descriptor())
+	nestings := []struct {
+		name string
+		t    *dynamic.Type
+		nest func(int) []byte
+		msg  func() proto.Message
+	}{
+		{"child", richType, deepChild, func() proto.Message { return new(fixturev1.Rich) }},
+		{"next", leafType, deepNext, func() proto.Message { return new(fixturev1.Leaf) }},
+	}
+	for _, c := range nestings {
+		for _, limit := range []int{1, 2, 3, 31, 32, 33, 34, 40} {
+			for n := 0; n <= 42; n++ {
+				b := c.nest(n)
+				err := dynamic.ValidateOptions{MaxDepth: limit}.Validate(c.t, b)
+				perr := proto.UnmarshalOptions{RecursionLimit: limit}.Unmarshal(b, c.msg())
+				if (err == nil) != (perr == nil) {
+					t.Errorf("%s: limit %d, nesting %d: Validate = %v, proto.Unmarshal = %v", c.name, limit, n, err, perr)
+				}
+			}
+		}
+	}
+}
+
+// deepNext nests Leaf.next n deep.
+func deepNext(n int) []byte {
+	b := []byte{}
+	for range n {
+		b = lenRec(4, b)
+	}
+	return b
+}
