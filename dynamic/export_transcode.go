@@ -40,7 +40,3 @@ func (c *Cache) Extension(xd protoreflect.ExtensionTypeDescriptor) *Field {
 // ExtensionOf returns the Field of the extension xd from the process-wide
 // cache of TypeOf.
 func ExtensionOf(xd protoreflect.ExtensionTypeDescriptor) *Field { return defaultCache.Extension(xd) }
-
-// ValidUTF8 reports whether b is valid UTF-8, as utf8.Valid does; it is
-// faster on text that is mostly ASCII with other letters here and there.
-func ValidUTF8(b []byte) bool { return validUTF8(b) }

@@ -1,6 +1,7 @@
 package dynamic
 
 import (
+	"github.com/rpckit/rpckit/internal/utf8x"
 	"github.com/rpckit/rpckit/wire"
 	"google.golang.org/protobuf/encoding/protowire"
 )
@@ -64,7 +65,7 @@ func validFast(t *Type, b []byte, depth int) bool {
 			switch op.op {
 			case opUTF8:
 				q, e := lenSpan(b, p+1, end)
-				if e < 0 || !validUTF8(b[q:e]) {
+				if e < 0 || !utf8x.Valid(b[q:e]) {
 					return false
 				}
 				p = e
@@ -174,7 +175,7 @@ func skipChecked(op *tagOp, b []byte, p int) int {
 	switch op.op {
 	case opUTF8:
 		q, end := wire.LenSpan(b, p+1)
-		if end < 0 || !validUTF8(b[q:end]) {
+		if end < 0 || !utf8x.Valid(b[q:end]) {
 			return -1
 		}
 		return end
@@ -246,7 +247,7 @@ func validateField(f *Field, b []byte, r wire.Field, base, depth int) error {
 		}
 		return validate(f.Message, b[r.Value:r.ValueEnd], base+r.Value, depth-1)
 	case f.UTF8:
-		if !validUTF8(b[r.Value:r.ValueEnd]) {
+		if !utf8x.Valid(b[r.Value:r.ValueEnd]) {
 			return &Error{Offset: base + r.Value, Code: wire.CodeUTF8}
 		}
 	case f.Packable && r.Type == protowire.BytesType:

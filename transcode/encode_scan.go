@@ -220,7 +220,7 @@ func uvarint(b []byte, p int) (uint64, int) {
 		return v, next
 	}
 	x := binary.LittleEndian.Uint64(b[p:])
-	stop := ^x & highs
+	stop := ^x & 0x8080808080808080
 	if stop == 0 {
 		// Nine or ten bytes.
 		v, next, c := wire.Varint(b, p)

@@ -13,7 +13,7 @@
 //     nibble of p1, the low nibble of p1 and the high nibble of c (VPSHUFB
 //     does sixteen such lookups per lane at once). Each table bit stands
 //     for one kind of bad pair; the AND of the three lookups keeps the bits
-//     of the kinds the pair is. utf8_amd64.go builds the tables from a list
+//     of the kinds the pair is. utf8x_amd64.go builds the tables from a list
 //     of the kinds: a lead byte not followed by a continuation byte, a
 //     continuation byte after ASCII, the overlong forms, surrogates, code
 //     points past U+10FFFF. One bit (0x80) marks instead two continuation
@@ -57,10 +57,35 @@
 // Inputs of 8 to 15 bytes are placed in a 16-byte register followed by
 // zeros and checked in one pass.
 //
+// scanJSONAVX2Asm does the same checks, and on the way finds the first byte
+// to escape in a JSON string: below 0x20, '"' or '\\'. A signed compare
+// with 0x1F (VPCMPGTB) marks the bytes 0x20..0x7F, the ASCII bytes that are
+// not control characters (bytes from 0x80 on are negative); less those
+// equal to '"' or '\\' (VPCMPEQB, VPANDN), they are the plain bytes, which
+// need nothing. VPMOVMSKB makes that one bit per byte. When every byte of
+// a block (or of a short input) is plain, it is ASCII and has no escape,
+// which one compare tells; that is the common case. Otherwise the bytes to
+// escape are those neither plain nor from 0x80 on (the mask of the ASCII
+// test of the UTF-8 check), and the lowest bit set (BSF) is the first.
+//
+// Blocks are taken in order of their start and every block starts at or
+// before the end of the one before, so the first block with an escape holds
+// the first escape of the input, even where it is the last block and
+// overlaps the one before (the bytes they share had none). Once it is
+// found, the rest of the input is only validated, by the loop of
+// validAVX2Asm.
+//
+// The short paths find the escapes in the register as loaded, before any
+// bytes are moved or zeros put in (a zero is a control character): for 16
+// to 32 bytes, bit j < 16 of the mask is byte j and bit 16+k is byte
+// n-16+k; for 8 to 15, bit j < 8 is byte j and bit 8+k is byte n-8+k. When
+// the lowest bit set is in the high half, the first escape is there and the
+// low half has none, so the index is the bit less 32-n (16-n).
+//
 // Nothing outside the slice is read. Inputs under 8 bytes are the caller's
 // to handle.
 
-// Offsets into ·avx2Consts (type avx2Table in utf8_amd64.go).
+// Offsets into ·avx2Consts (type avx2Table in utf8x_amd64.go).
 #define PREV_HI 0
 #define PREV_LO 16
 #define CUR_HI 32
@@ -73,6 +98,9 @@
 #define FROM3 224
 #define SPREAD 256
 #define SPREAD_HI_PLUS16 280 // the high half of the spread table (264) plus 16
+#define CTRL_MAX 280
+#define QUOTE 312
+#define BACKSLASH 344
 
 // Registers:
 //   SI  the input, BX its length, DI the offset of the block, R8 the tables
@@ -80,6 +108,9 @@
 //   Y4, Y5, Y6 scratch
 //   Y10 the end check of the last block done; Y11 the errors so far
 //   Y12, Y13, Y14 the pair tables; Y15 0x0F in every byte
+// and in scanJSONAVX2Asm's loop:
+//   R9  the first escape found, or the length; CX the escapes of a block
+//   Y7, Y8, Y9 0x1F, '"' and '\\' in every byte
 
 #define LOAD_TABLES \
 	VBROADCASTI128 PREV_HI(R8), Y14; \
@@ -139,8 +170,19 @@
 	VPAND    HIGH(R8), X5, X5;    \
 	VPXOR    X5, X4, X4
 
-// func validUTF8AVX2Asm(b []byte) bool
-TEXT ·validUTF8AVX2Asm(SB), NOSPLIT, $0-25
+// PLAIN sets CX to one bit per byte of b that is 0x20..0x7F and neither
+// '"' nor '\\', given 0x1F, '"' and '\\' in every byte of c1f, cq and cbs
+// (registers, or for the first two memory).
+#define PLAIN(b, c1f, cq, cbs, r4, r5, r6) \
+	VPCMPGTB  c1f, b, r4; \
+	VPCMPEQB  cq, b, r5;  \
+	VPCMPEQB  cbs, b, r6; \
+	VPOR      r6, r5, r5; \
+	VPANDN    r4, r5, r4; \
+	VPMOVMSKB r4, CX
+
+// func validAVX2Asm(b []byte) bool
+TEXT ·validAVX2Asm(SB), NOSPLIT, $0-25
 	MOVQ b_base+0(FP), SI
 	MOVQ b_len+8(FP), BX
 	LEAQ ·avx2Consts(SB), R8
@@ -270,5 +312,239 @@ done:
 
 valid:
 	MOVB       $1, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func scanJSONAVX2Asm(b []byte) (ok bool, esc int)
+TEXT ·scanJSONAVX2Asm(SB), NOSPLIT, $0-40
+	MOVQ b_base+0(FP), SI
+	MOVQ b_len+8(FP), BX
+	LEAQ ·avx2Consts(SB), R8
+	CMPQ BX, $16
+	JB   short
+	CMPQ BX, $32
+	JA   long
+
+	// 16 to 32 bytes, as in validAVX2Asm, after the escapes.
+	VMOVDQU     (SI), X0
+	VINSERTI128 $1, -16(SI)(BX*1), Y0, Y0
+	PLAIN(Y0, CTRL_MAX(R8), QUOTE(R8), BACKSLASH(R8), Y4, Y5, Y6)
+	CMPL        CX, $-1
+	JEQ         plain
+	VPMOVMSKB   Y0, AX
+	ORL         AX, CX
+	XORL        $-1, CX
+	MOVQ        BX, esc+32(FP)
+	JNZ         escape32
+
+check32:
+	TESTL      AX, AX
+	JZ         valid
+	VPSHUFB    SHIFT_MINUS16(R8)(BX*1), X0, X4
+	VPERM2I128 $0x08, Y4, Y4, Y3
+	VPALIGNR   $15, Y3, Y0, Y1
+	VPALIGNR   $14, Y3, Y0, Y2
+	VPALIGNR   $13, Y3, Y0, Y3
+	LOAD_TABLES
+	CHECK
+	VPSUBUSB   LIMIT(R8), Y0, Y5
+	VPOR       Y5, Y4, Y4
+	VPTEST     Y4, Y4
+	SETEQ      ok+24(FP)
+	VZEROUPPER
+	RET
+
+escape32:
+	BSFL    CX, CX
+	LEAQ    -32(BX)(CX*1), DX
+	CMPL    CX, $16
+	CMOVQCC DX, CX
+	MOVQ    CX, esc+32(FP)
+	JMP     check32
+
+	// 8 to 15 bytes, as in validAVX2Asm, after the escapes.
+short:
+	VMOVQ     (SI), X0
+	VPINSRQ   $1, -8(SI)(BX*1), X0, X0
+	PLAIN(X0, CTRL_MAX(R8), QUOTE(R8), BACKSLASH(R8), X4, X5, X6)
+	CMPL      CX, $0xffff
+	JEQ       plain
+	VPMOVMSKB X0, AX
+	ORL       AX, CX
+	XORL      $0xffff, CX
+	MOVQ      BX, esc+32(FP)
+	JNZ       escape16
+
+check16:
+	TESTL     AX, AX
+	JZ        valid
+	MOVQ      $SPREAD_HI_PLUS16, AX
+	SUBQ      BX, AX
+	VMOVQ     SPREAD(R8), X1
+	VPINSRQ   $1, (R8)(AX*1), X1, X1
+	VPSHUFB   X1, X0, X0
+	VPSLLDQ   $1, X0, X1
+	VPSLLDQ   $2, X0, X2
+	VPSLLDQ   $3, X0, X3
+	VMOVDQU   PREV_HI(R8), X14
+	VMOVDQU   PREV_LO(R8), X13
+	VMOVDQU   CUR_HI(R8), X12
+	VMOVDQU   LOW4(R8), X15
+	CHECK16
+	VPTEST    X4, X4
+	SETEQ     ok+24(FP)
+	VZEROUPPER
+	RET
+
+escape16:
+	BSFL    CX, CX
+	LEAQ    -16(BX)(CX*1), DX
+	CMPL    CX, $8
+	CMOVQCC DX, CX
+	MOVQ    CX, esc+32(FP)
+	JMP     check16
+
+	// Over 32 bytes: the loop of validAVX2Asm with the escapes of each
+	// block found first, until a block has one; then the same loop without
+	// (rest_loop). A block of plain bytes is an ASCII block.
+long:
+	LOAD_TABLES
+	VMOVDQU   CTRL_MAX(R8), Y7
+	VMOVDQU   QUOTE(R8), Y8
+	VMOVDQU   BACKSLASH(R8), Y9
+	VPXOR     Y11, Y11, Y11
+	VPXOR     Y10, Y10, Y10
+	MOVQ      BX, R9
+	LEAQ      -32(BX), DX // the start of the last block
+	VMOVDQU   (SI), Y0
+	PLAIN(Y0, Y7, Y8, Y9, Y4, Y5, Y6)
+	CMPL      CX, $-1
+	JEQ       first_done
+	VPMOVMSKB Y0, AX
+	ORL       AX, CX
+	XORL      $-1, CX
+	JZ        first
+	BSFL      CX, R9
+
+first:
+	TESTL    AX, AX
+	JZ       first_done
+	PREV_FROM_ZERO
+	CHECK
+	VPOR     Y4, Y11, Y11
+	VPSUBUSB LIMIT(R8), Y0, Y10
+
+first_done:
+	MOVQ $32, DI
+	CMPQ R9, BX
+	JNE  rest_loop
+
+loop:
+	CMPQ      DI, DX
+	JA        tail
+	VMOVDQU   (SI)(DI*1), Y0
+	PLAIN(Y0, Y7, Y8, Y9, Y4, Y5, Y6)
+	CMPL      CX, $-1
+	JEQ       loop_ascii
+	VPMOVMSKB Y0, AX
+	ORL       AX, CX
+	XORL      $-1, CX
+	JNZ       found
+	PREV_LOAD
+	CHECK
+	VPOR      Y4, Y11, Y11
+	VPSUBUSB  LIMIT(R8), Y0, Y10
+	ADDQ      $32, DI
+	JMP       loop
+
+loop_ascii:
+	VPOR  Y10, Y11, Y11
+	VPXOR Y10, Y10, Y10
+	ADDQ  $32, DI
+	JMP   loop
+
+found:
+	BSFL CX, CX
+	LEAQ (DI)(CX*1), R9
+	JMP  rest_block
+
+tail:
+	CMPQ      DI, BX
+	JEQ       done
+	MOVQ      DX, DI
+	VMOVDQU   (SI)(DI*1), Y0
+	PLAIN(Y0, Y7, Y8, Y9, Y4, Y5, Y6)
+	CMPL      CX, $-1
+	JEQ       done
+	VPMOVMSKB Y0, AX
+	ORL       AX, CX
+	XORL      $-1, CX
+	JZ        last
+	BSFL      CX, CX
+	LEAQ      (DI)(CX*1), R9
+	JMP       last
+
+rest_loop:
+	CMPQ    DI, DX
+	JA      rest_tail
+	VMOVDQU (SI)(DI*1), Y0
+
+rest_block:
+	VPMOVMSKB Y0, AX
+	TESTL     AX, AX
+	JZ        rest_ascii
+	PREV_LOAD
+	CHECK
+	VPOR      Y4, Y11, Y11
+	VPSUBUSB  LIMIT(R8), Y0, Y10
+	ADDQ      $32, DI
+	JMP       rest_loop
+
+rest_ascii:
+	VPOR  Y10, Y11, Y11
+	VPXOR Y10, Y10, Y10
+	ADDQ  $32, DI
+	JMP   rest_loop
+
+rest_tail:
+	CMPQ      DI, BX
+	JEQ       done
+	MOVQ      DX, DI
+	VMOVDQU   (SI)(DI*1), Y0
+	VPMOVMSKB Y0, AX
+
+	// The last block, overlapping the one before: DI = n-32, its ASCII
+	// mask in AX.
+last:
+	TESTL AX, AX
+	JZ    done
+	CMPQ  DI, $3
+	JB    last_near
+	PREV_LOAD
+	CHECK
+	JMP   last_checked
+
+last_near:
+	PREV_FROM_ZERO
+	CHECK
+	VPAND FROM3(R8), Y4, Y4
+
+last_checked:
+	VPOR     Y4, Y11, Y11
+	VPSUBUSB LIMIT(R8), Y0, Y10
+
+done:
+	MOVQ       R9, esc+32(FP)
+	VPOR       Y10, Y11, Y11
+	VPTEST     Y11, Y11
+	SETEQ      ok+24(FP)
+	VZEROUPPER
+	RET
+
+plain:
+	MOVQ       BX, esc+32(FP)
+
+valid:
+	MOVB       $1, ok+24(FP)
 	VZEROUPPER
 	RET

@@ -1,43 +1,68 @@
 //go:build amd64 && !purego
 
-package dynamic
+package utf8x
 
 import "golang.org/x/sys/cpu"
 
 // useAVX2 reports whether the CPU (and the OS, which must save the wide
-// registers) supports AVX2, which utf8_amd64.s needs.
+// registers) supports AVX2, which utf8x_amd64.s needs.
 var useAVX2 = cpu.X86.HasAVX2
 
-// avx2MinLen is the shortest input utf8_amd64.s takes (it reads whole
+// avx2MinLen is the shortest input utf8x_amd64.s takes (it reads whole
 // 8-byte words and never a byte outside the slice), and the length from
-// which validUTF8 uses it: on the strings of the Medium fixture, most of
-// them 8 to 31 bytes long, that takes about a quarter less time than
-// starting at 16 bytes and a third less than starting at 32.
+// which Valid and ScanJSON use it: on the strings of the Medium fixture,
+// most of them 8 to 31 bytes long, that takes about a quarter less time
+// than starting at 16 bytes and a third less than starting at 32.
 const avx2MinLen = 8
 
-// validUTF8 is utf8.Valid: the vector code on longer text when the CPU has
-// AVX2, the Go code otherwise.
-func validUTF8(b []byte) bool {
+// Valid reports whether b is valid UTF-8, as utf8.Valid does: the vector
+// code on longer text when the CPU has AVX2, the Go code otherwise.
+func Valid(b []byte) bool {
 	if useAVX2 && len(b) >= avx2MinLen {
-		return validUTF8AVX2Asm(b)
+		return validAVX2Asm(b)
 	}
-	return validUTF8Generic(b)
+	return validGeneric(b)
 }
 
-// validUTF8AVX2 is the vector code for any length: inputs too short for it
-// go to the Go code. The caller makes sure the CPU has AVX2.
-func validUTF8AVX2(b []byte) bool {
+// ScanJSON reports whether b is valid UTF-8 and, when it is, the index of
+// the first byte that a JSON string must escape (below 0x20, '"' or '\\'),
+// or len(b) if there is none. It is one pass of the vector code on longer
+// text when the CPU has AVX2, the Go code otherwise.
+func ScanJSON(b []byte) (ok bool, esc int) {
+	if useAVX2 && len(b) >= avx2MinLen {
+		return scanJSONAVX2Asm(b)
+	}
+	return scanJSONGeneric(b)
+}
+
+// validAVX2 and scanJSONAVX2 are the vector code for any length: inputs
+// too short for it go to the Go code. The caller makes sure the CPU has
+// AVX2.
+func validAVX2(b []byte) bool {
 	if len(b) < avx2MinLen {
-		return validUTF8Generic(b)
+		return validGeneric(b)
 	}
-	return validUTF8AVX2Asm(b)
+	return validAVX2Asm(b)
 }
 
-// validUTF8AVX2Asm reports whether b is valid UTF-8. It needs AVX2 and
-// len(b) >= avx2MinLen. See utf8_amd64.s for the algorithm.
+func scanJSONAVX2(b []byte) (ok bool, esc int) {
+	if len(b) < avx2MinLen {
+		return scanJSONGeneric(b)
+	}
+	return scanJSONAVX2Asm(b)
+}
+
+// validAVX2Asm reports whether b is valid UTF-8. It needs AVX2 and
+// len(b) >= avx2MinLen. See utf8x_amd64.s for the algorithm.
 //
 //go:noescape
-func validUTF8AVX2Asm(b []byte) bool
+func validAVX2Asm(b []byte) bool
+
+// scanJSONAVX2Asm is ScanJSON (esc is len(b) when there is no escape, and
+// means nothing when ok is false). It needs AVX2 and len(b) >= avx2MinLen.
+//
+//go:noescape
+func scanJSONAVX2Asm(b []byte) (ok bool, esc int)
 
 // The vector code looks at each byte c together with the byte p before it
 // (zero before the first byte) and classifies the pair (p, c) with three
@@ -84,7 +109,7 @@ var pairKinds = [...]struct {
 	{pairTwoConts, nibbles(0x8, 0xb), anyNibble, nibbles(0x8, 0xb)},
 }
 
-// avx2Consts holds the tables and constants of utf8_amd64.s, which reads
+// avx2Consts holds the tables and constants of utf8x_amd64.s, which reads
 // them at the offsets given there: keep the two in step.
 var avx2Consts = makeAVX2Consts()
 
@@ -92,12 +117,15 @@ type avx2Table struct {
 	prevHi, prevLo, cur [16]byte // offsets 0, 16, 32: the pair tables
 	low4                [16]byte // 48: 0x0F, the low-nibble mask
 	limit               [32]byte // 64: the largest byte each position of the last block may hold
-	third               [32]byte // 96: 0x60, see utf8_amd64.s
+	third               [32]byte // 96: 0x60, see utf8x_amd64.s
 	fourth              [32]byte // 128: 0x70
 	high                [32]byte // 160: 0x80
 	shift               [32]byte // 192: 16 times 0x80, then 0..15
 	from3               [32]byte // 224: three 0x00, then 0xFF
 	spread              [24]byte // 256: 0..7, then 8..15, then eight 0x80
+	ctrlMax             [32]byte // 280: 0x1F, the largest control character
+	quote               [32]byte // 312: '"'
+	backslash           [32]byte // 344: '\\'
 }
 
 func makeAVX2Consts() (t avx2Table) {
@@ -125,6 +153,7 @@ func makeAVX2Consts() (t avx2Table) {
 	for i := range 32 {
 		t.limit[i], t.third[i], t.fourth[i], t.high[i] = 0xff, 0x60, 0x70, 0x80
 		t.from3[i] = 0xff
+		t.ctrlMax[i], t.quote[i], t.backslash[i] = 0x1f, '"', '\\'
 	}
 	t.from3[0], t.from3[1], t.from3[2] = 0, 0, 0
 	// The last three bytes of the input must not begin a sequence longer

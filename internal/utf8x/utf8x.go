@@ -1,14 +1,23 @@
-package dynamic
+// Package utf8x checks UTF-8 fast on the short texts of protobuf string
+// fields: [Valid] is utf8.Valid, and [ScanJSON] checks UTF-8 and finds the
+// first byte a JSON string must escape in the same pass. On amd64 with
+// AVX2 both run vector code (utf8x_amd64.s) from eight bytes on; elsewhere,
+// on shorter input and with the purego build tag, they run the Go code of
+// this file.
+//
+// Package utf8x imports the standard library and golang.org/x/sys/cpu,
+// nothing else: it is a leaf that dynamic and transcode build on.
+package utf8x
 
 import (
 	"encoding/binary"
 	"math/bits"
 )
 
-// validUTF8Generic is utf8.Valid, faster on short text that is mostly ASCII
+// validGeneric is utf8.Valid, faster on short text that is mostly ASCII
 // with letters beyond it here and there. It is the portable twin of the
-// vector code of utf8_amd64.s, and validUTF8 calls it wherever that code
-// does not run (see utf8_amd64.go and utf8_other.go).
+// vector code of utf8x_amd64.s, and Valid calls it wherever that code does
+// not run (see utf8x_amd64.go and utf8x_other.go).
 //
 // It checks eight bytes at a time, jumps straight to the first byte that is
 // not ASCII and checks the sequence it leads with one table lookup and one
@@ -16,7 +25,7 @@ import (
 // loads end at the last byte and are shifted so that the bytes past the end
 // read as zero, which no continuation byte matches: the tail needs no
 // byte-by-byte loop.
-func validUTF8Generic(b []byte) bool {
+func validGeneric(b []byte) bool {
 	n := len(b)
 	if n < 8 {
 		return validTail(b)
@@ -24,9 +33,9 @@ func validUTF8Generic(b []byte) bool {
 	for i := 0; i < n; {
 		var m uint64
 		if n-i >= 8 {
-			m = binary.LittleEndian.Uint64(b[i:]) & 0x8080808080808080
+			m = binary.LittleEndian.Uint64(b[i:]) & highs
 		} else {
-			m = binary.LittleEndian.Uint64(b[n-8:]) & 0x8080808080808080 >> (8 * (8 - (n - i)))
+			m = binary.LittleEndian.Uint64(b[n-8:]) & highs >> (8 * (8 - (n - i)))
 		}
 		if m == 0 {
 			i += 8
@@ -125,4 +134,62 @@ func runeLen(b []byte) int {
 		}
 	}
 	return int(s.size)
+}
+
+// scanJSONGeneric is ScanJSON in Go, the twin of the vector code: the UTF-8
+// check of validGeneric, then NextEscape. Two passes cost little here, as
+// the text is short and the second stops at the first escape.
+func scanJSONGeneric(b []byte) (ok bool, esc int) {
+	if !validGeneric(b) {
+		return false, 0
+	}
+	return true, NextEscape(b, 0)
+}
+
+const (
+	ones   = 0x0101010101010101
+	highs  = 0x8080808080808080
+	spaces = ones * ' '
+)
+
+// NextEscape returns the index of the first byte of b from i on that JSON
+// must escape (below 0x20, '"' or '\\'), or len(b). It tests eight bytes
+// at a time; the last few are tested as the word that ends b, shifted down
+// past the bytes already tested with spaces (which need no escape) shifted
+// in above them.
+func NextEscape(b []byte, i int) int {
+	for ; len(b)-i >= 8; i += 8 {
+		if m := escapes(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	if i >= len(b) {
+		return len(b)
+	}
+	var x uint64
+	if r := len(b) - i; len(b) >= 8 {
+		sh := uint(8 * (8 - r))
+		x = binary.LittleEndian.Uint64(b[len(b)-8:])>>sh | spaces<<(64-sh)
+	} else {
+		x = spaces
+		for j := len(b) - 1; j >= i; j-- {
+			x = x<<8 | uint64(b[j])
+		}
+	}
+	if m := escapes(x); m != 0 {
+		return i + bits.TrailingZeros64(m)>>3
+	}
+	return len(b)
+}
+
+// escapes returns a mask with the high bit set of the bytes of x that are
+// ASCII and to escape: below 0x20 (less 0x20 they wrap), '"' or '\\' (zero
+// after the xor, they wrap less one). Bytes from 0x80 on are masked out by
+// their own high bit, and never borrow from the byte above. A byte that
+// wraps borrows one from the byte above it, which can set that byte's bit
+// too: only the lowest bit set is sure to be an escape.
+func escapes(x uint64) uint64 {
+	q := x ^ (ones * '"')
+	bs := x ^ (ones * '\\')
+	return ((x - ones*0x20) | (q - ones) | (bs - ones)) &^ x & highs
 }
