@@ -2,14 +2,17 @@ package interceptor_test
 
 import (
 	"context"
-	"google.golang.org/grpc/metadata"
-	"google.golang.org/grpc/peer"
 	"io"
 	"log/slog"
 	"net"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
+
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/peer"
 
 	"github.com/rpckit/rpckit/interceptor"
 	"google.golang.org/grpc"
@@ -52,6 +55,75 @@ func BenchmarkChainCost(b *testing.B) {
 			benchEcho(b, dial(b, serve(b, echo, sopts...), copts...))
 		})
 	}
+}
+
+// BenchmarkChainCostPaired measures the same as BenchmarkChainCost's bare
+// and server (or chain) variants, but in pairs: each round runs 16 callers
+// for 100ms against a bare server, then for 100ms against one with the
+// chain, so that changes in the machine's load over the run fall on both
+// alike. It reports both throughputs and chain/bare, their ratio over all
+// rounds. -benchtime Nx sets the number of rounds.
+func BenchmarkChainCostPaired(b *testing.B) {
+	echo := &testService{unary: func(_ context.Context, req *testgrpc.SimpleRequest) (*testgrpc.SimpleResponse, error) {
+		return &testgrpc.SimpleResponse{Payload: req.GetPayload()}, nil
+	}}
+	for _, v := range []struct {
+		name   string
+		client bool
+	}{{"server", false}, {"chain", true}} {
+		b.Run(v.name, func(b *testing.B) {
+			m := interceptor.NewMetrics(interceptor.MetricsOptions{})
+			bare := dial(b, serve(b, echo))
+			var copts []grpc.DialOption
+			if v.client {
+				copts = benchClientChain(b, m)
+			}
+			chained := dial(b, serve(b, echo, benchServerChain(m, false)...), copts...)
+			var bareCalls, chainCalls int
+			var bareTime, chainTime time.Duration
+			for b.Loop() {
+				n, d := callFor(b, bare, 100*time.Millisecond)
+				bareCalls, bareTime = bareCalls+n, bareTime+d
+				n, d = callFor(b, chained, 100*time.Millisecond)
+				chainCalls, chainTime = chainCalls+n, chainTime+d
+			}
+			bareRate := float64(bareCalls) / bareTime.Seconds()
+			chainRate := float64(chainCalls) / chainTime.Seconds()
+			b.ReportMetric(bareRate, "bare-calls/s")
+			b.ReportMetric(chainRate, "chain-calls/s")
+			b.ReportMetric(chainRate/bareRate, "chain/bare")
+			b.ReportMetric(0, "ns/op")
+		})
+	}
+}
+
+// callFor makes unary echo calls from 16 goroutines for d and returns how
+// many finished and the time they took.
+func callFor(b *testing.B, client testgrpc.TestServiceClient, d time.Duration) (int, time.Duration) {
+	req := &testgrpc.SimpleRequest{Payload: &testgrpc.Payload{Body: make([]byte, 64)}}
+	ctx := context.Background()
+	if _, err := client.UnaryCall(ctx, req); err != nil { // connected and warm
+		b.Fatal(err)
+	}
+	var total atomic.Int64
+	var wg sync.WaitGroup
+	start := time.Now()
+	stop := start.Add(d)
+	for range 16 {
+		wg.Go(func() {
+			n := int64(0)
+			for time.Now().Before(stop) {
+				if _, err := client.UnaryCall(ctx, req); err != nil {
+					b.Error(err)
+					return
+				}
+				n++
+			}
+			total.Add(n)
+		})
+	}
+	wg.Wait()
+	return int(total.Load()), time.Since(start)
 }
 
 func benchServerChain(m *interceptor.Metrics, noLog bool) []grpc.ServerOption {
