@@ -46,7 +46,7 @@ func (c *requestIDContext) String() string { return "interceptor.WithRequestID("
 
 // WithRequestID returns a context carrying id as the request id.
 func WithRequestID(ctx context.Context, id string) context.Context {
-	return &requestIDContext{Context: ctx, id: id}
+	return &requestIDContext{Context: ctx, id: id, header: [1]string{id}}
 }
 
 // RequestIDFromContext returns the request id carried by ctx, if any.
@@ -82,6 +82,7 @@ func withNewRequestID(ctx context.Context) *requestIDContext {
 	c := &requestIDContext{Context: ctx}
 	randomID(&c.text)
 	c.id = unsafe.String(&c.text[0], len(c.text)) // text is never written again
+	c.header[0] = c.id
 	return c
 }
 
@@ -105,7 +106,7 @@ func incomingRequestID(ctx context.Context) *requestIDContext {
 		return c
 	}
 	if vals := metadata.ValueFromIncomingContext(ctx, RequestIDHeader); len(vals) > 0 && validRequestID(vals[0]) {
-		return &requestIDContext{Context: ctx, id: vals[0]}
+		return &requestIDContext{Context: ctx, id: vals[0], header: [1]string{vals[0]}}
 	}
 	return withNewRequestID(ctx)
 }
@@ -114,7 +115,6 @@ func incomingRequestID(ctx context.Context) *requestIDContext {
 // SetHeader fails only once headers are sent, which no handler has done
 // yet. grpc-go copies the values; the list is c's own, never changed.
 func (c *requestIDContext) setHeader() {
-	c.header[0] = c.id
 	_ = grpc.SetHeader(c, metadata.MD{RequestIDHeader: c.header[:]})
 }
 
