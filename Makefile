@@ -64,12 +64,23 @@ browser:
 conformance:
 	$(GO) test -count=1 -timeout 20m ./internal/conformance/...
 
-# Each FuzzXxx target runs for FUZZTIME on top of its seed corpus.
+# Each FuzzXxx target runs for FUZZTIME on top of its seed corpus. Go 1.26's
+# fuzzing coordinator can report its own -fuzztime deadline as a failure,
+# "context deadline exceeded" with no failing input (golang/go#75804, fixed
+# in Go 1.27); that alone is not counted. A failing input always is.
 fuzz:
 	@for pkg in $$($(GO) list ./...); do \
 		for target in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
 			echo "fuzz $$pkg $$target"; \
-			$(GO) test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+			out=$$($(GO) test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) $$pkg 2>&1); rc=$$?; \
+			echo "$$out"; \
+			if [ $$rc -ne 0 ]; then \
+				if echo "$$out" | grep -q '^    context deadline exceeded$$' && ! echo "$$out" | grep -q 'Failing input written'; then \
+					echo "fuzz $$target: stopped by the coordinator's deadline race (golang/go#75804), no failing input"; \
+				else \
+					exit 1; \
+				fi; \
+			fi; \
 		done; \
 	done
 
