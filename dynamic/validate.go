@@ -64,13 +64,13 @@ func validFast(t *Type, b []byte, depth int) bool {
 			op := &t.tags[c]
 			switch op.op {
 			case opUTF8:
-				q, e := lenSpan(b, p+1, end)
+				q, e := wire.LenSpan(b[:end], p+1)
 				if e < 0 || !utf8x.Valid(b[q:e]) {
 					return false
 				}
 				p = e
 			case opMessage:
-				q, e := lenSpan(b, p+1, end)
+				q, e := wire.LenSpan(b[:end], p+1)
 				if e < 0 || sp == len(stack) || depth-sp <= 1 {
 					return false
 				}
@@ -94,11 +94,11 @@ func validFast(t *Type, b []byte, depth int) bool {
 					return false
 				}
 			case opBytes:
-				if _, p = lenSpan(b, p+1, end); p < 0 {
+				if _, p = wire.LenSpan(b[:end], p+1); p < 0 {
 					return false
 				}
 			case opPacked:
-				q, e := lenSpan(b, p+1, end)
+				q, e := wire.LenSpan(b[:end], p+1)
 				if e < 0 || !packedOK(op.f, b[q:e]) {
 					return false
 				}
@@ -117,24 +117,6 @@ func validFast(t *Type, b []byte, depth int) bool {
 		sp--
 		t, end = stack[sp].t, stack[sp].end
 	}
-}
-
-// lenSpan is wire.LenSpan within b[:end].
-func lenSpan(b []byte, p, end int) (int, int) {
-	if p >= end {
-		return 0, -1
-	}
-	n, q := int(b[p]), p+1
-	if n >= 0x80 {
-		if q >= end || b[q] >= 0x80 {
-			return 0, -1
-		}
-		n, q = n&0x7f|int(b[q])<<7, q+1
-	}
-	if n > end-q {
-		return 0, -1
-	}
-	return q, q + n
 }
 
 // validate checks b as a message of t; base is b's offset in the bytes
