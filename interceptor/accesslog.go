@@ -72,9 +72,10 @@ func (a *accessLog) handler(fullMethod string) slog.Handler {
 	})
 }
 
-// call writes the line of a call that ran from start to end.
-func (a *accessLog) call(ctx context.Context, fullMethod string, err error, start, end time.Time) {
-	code := status.Code(err)
+// call writes the line of a call that ran from start to end and ended
+// with st (see statusOf).
+func (a *accessLog) call(ctx context.Context, fullMethod string, st *status.Status, start, end time.Time) {
+	code := st.Code()
 	level := accessLevel(code)
 	if !a.l.Enabled(ctx, level) {
 		return
@@ -91,8 +92,8 @@ func (a *accessLog) call(ctx context.Context, fullMethod string, err error, star
 	if p, ok := peer.FromContext(ctx); ok && p.Addr != nil {
 		r.AddAttrs(slog.String("peer.address", peerAddrs.text(p.Addr)))
 	}
-	if err != nil {
-		r.AddAttrs(slog.String("grpc.error", status.Convert(err).Message()))
+	if code != codes.OK {
+		r.AddAttrs(slog.String("grpc.error", st.Message()))
 	}
 	_ = a.handler(fullMethod).Handle(ctx, r)
 }
@@ -145,7 +146,7 @@ func UnaryServerAccessLog(l *slog.Logger) grpc.UnaryServerInterceptor {
 	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
 		start := time.Now()
 		resp, err := handler(ctx, req)
-		a.call(ctx, info.FullMethod, err, start, time.Now())
+		a.call(ctx, info.FullMethod, statusOf(err), start, time.Now())
 		return resp, err
 	}
 }
@@ -157,7 +158,7 @@ func StreamServerAccessLog(l *slog.Logger) grpc.StreamServerInterceptor {
 	return func(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
 		start := time.Now()
 		err := handler(srv, ss)
-		a.call(ss.Context(), info.FullMethod, err, start, time.Now())
+		a.call(ss.Context(), info.FullMethod, statusOf(err), start, time.Now())
 		return err
 	}
 }

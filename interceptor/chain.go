@@ -105,14 +105,15 @@ func (c *unaryChain) intercept(ctx context.Context, req any, info *grpc.UnarySer
 	resp, err := c.recovery(hctx, req, info, handler)
 	end := time.Now()
 	capped.stop(end)
+	st := statusOf(err)
 	if s != nil {
 		if err == nil {
 			s.sent.Inc()
 		}
-		s.finish(err, end.Sub(start))
+		s.finish(st.Code(), end.Sub(start))
 	}
 	if c.log != nil {
-		c.log.call(ctx, info.FullMethod, err, start, end)
+		c.log.call(ctx, info.FullMethod, st, start, end)
 	}
 	return resp, err
 }

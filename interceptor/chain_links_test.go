@@ -135,3 +135,29 @@ func normalLines(t *testing.T, b *logBuffer) []string {
 	}
 	return out
 }
+
+// TestAccessLogCodeOfContextError: a handler that returns its context's
+// error is logged with the code grpc-go sends for it and the metrics count,
+// DEADLINE_EXCEEDED, not UNKNOWN.
+func TestAccessLogCodeOfContextError(t *testing.T) {
+	var logs logBuffer
+	m := interceptor.NewMetrics(interceptor.MetricsOptions{NoRuntime: true})
+	svc := &testService{unary: func(ctx context.Context, _ *testgrpc.SimpleRequest) (*testgrpc.SimpleResponse, error) {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}}
+	addr := serve(t, svc, interceptor.ServerChain(interceptor.ServerChainOptions{
+		Logger: logs.logger(), Metrics: m, MaxDeadline: 20 * time.Millisecond,
+	})...)
+	_, err := dial(t, addr).UnaryCall(testContext(t), &testgrpc.SimpleRequest{})
+	if status.Code(err) != codes.DeadlineExceeded {
+		t.Fatalf("call: %v, want DEADLINE_EXCEEDED", err)
+	}
+	lines := withMsg(logs.lines(t), "finished call")
+	if len(lines) != 1 || lines[0]["grpc.code"] != "DeadlineExceeded" || lines[0]["grpc.error"] != "context deadline exceeded" {
+		t.Errorf("access log %v, want grpc.code DeadlineExceeded", lines)
+	}
+	if got := scrapeText(t, m.Handler().ServeHTTP); !regexp.MustCompile(`grpc_server_handled_total\{grpc_code="DeadlineExceeded",[^}]*\} 1`).MatchString(got) {
+		t.Errorf("metrics do not count the DEADLINE_EXCEEDED:\n%s", got)
+	}
+}

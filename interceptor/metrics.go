@@ -274,20 +274,24 @@ func (s *methodSeries) handledFor(c codes.Code) prometheus.Counter {
 
 // done counts a finished call with its code and time. Context errors
 // count as the status grpc-go sends for them.
-func (s *methodSeries) done(err error, start time.Time) { s.finish(err, time.Since(start)) }
+func (s *methodSeries) done(err error, start time.Time) {
+	s.finish(statusOf(err).Code(), time.Since(start))
+}
 
-// finish counts a finished call that took elapsed.
-func (s *methodSeries) finish(err error, elapsed time.Duration) {
-	code := codes.OK
-	if err != nil {
-		st, ok := status.FromError(err)
-		if !ok {
-			st = status.FromContextError(err)
-		}
-		code = st.Code()
-	}
+// finish counts a finished call that ended with code and took elapsed.
+func (s *methodSeries) finish(code codes.Code, elapsed time.Duration) {
 	s.handledFor(code).Inc()
 	s.seconds.Observe(elapsed.Seconds())
+}
+
+// statusOf is the status grpc-go sends for a call that ended with err:
+// nil is OK, and context errors become DEADLINE_EXCEEDED or CANCELLED.
+func statusOf(err error) *status.Status {
+	st, ok := status.FromError(err)
+	if !ok {
+		st = status.FromContextError(err)
+	}
+	return st
 }
 
 // countedServerStream counts the messages a server stream moves.
