@@ -80,13 +80,9 @@ func (s *fixtureServers) Stop() {
 	s.stops = nil
 }
 
-// startRecorded serves the test service in plaintext, with reflection,
-// recording every unary call it is sent.
-func (s *fixtureServers) startRecorded() (string, error) {
-	s.Recorded = &recorder{}
-	srv := grpc.NewServer(grpc.UnaryInterceptor(s.Recorded.unary))
-	testv1.RegisterTestServer(srv, rpctest.Service{})
-	reflection.Register(srv)
+// serve runs srv on 127.0.0.1 until the fixture stops, and returns its
+// address.
+func (s *fixtureServers) serve(srv *grpc.Server) (string, error) {
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return "", err
@@ -94,6 +90,16 @@ func (s *fixtureServers) startRecorded() (string, error) {
 	go srv.Serve(lis)
 	s.stops = append(s.stops, srv.Stop)
 	return lis.Addr().String(), nil
+}
+
+// startRecorded serves the test service in plaintext, with reflection,
+// recording every unary call it is sent.
+func (s *fixtureServers) startRecorded() (string, error) {
+	s.Recorded = &recorder{}
+	srv := grpc.NewServer(grpc.UnaryInterceptor(s.Recorded.unary))
+	testv1.RegisterTestServer(srv, rpctest.Service{})
+	reflection.Register(srv)
+	return s.serve(srv)
 }
 
 // recorded is one unary call as the server received it: the request in
@@ -203,13 +209,7 @@ func (s *fixtureServers) startWide() (string, error) {
 	ropts := reflection.ServerOptions{Services: srv, DescriptorResolver: files, ExtensionResolver: protoregistry.GlobalTypes}
 	rpb.RegisterServerReflectionServer(srv, reflection.NewServerV1(ropts))
 	rpbalpha.RegisterServerReflectionServer(srv, reflection.NewServer(ropts))
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", err
-	}
-	go srv.Serve(lis)
-	s.stops = append(s.stops, srv.Stop)
-	return lis.Addr().String(), nil
+	return s.serve(srv)
 }
 
 // wideDesc serves every method of sd with dynamic messages: the reply
