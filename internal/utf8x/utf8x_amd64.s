@@ -131,44 +131,63 @@
 	VMOVDQU -2(SI)(DI*1), Y2; \
 	VMOVDQU -3(SI)(DI*1), Y3
 
-// CHECK leaves in Y4 the errors of the block Y0 given Y1..Y3: the pair
-// lookups (VPSRLW shifts 16-bit words, so each high nibble is masked off
-// from the bits shifted in from the byte above it), then the must-continue
-// bits of the third and fourth bytes XORed in.
-#define CHECK \
-	VPSRLW   $4, Y1, Y4;          \
-	VPAND    Y15, Y4, Y4;         \
-	VPSHUFB  Y4, Y14, Y4;         \
-	VPAND    Y15, Y1, Y5;         \
-	VPSHUFB  Y5, Y13, Y5;         \
-	VPAND    Y5, Y4, Y4;          \
-	VPSRLW   $4, Y0, Y5;          \
-	VPAND    Y15, Y5, Y5;         \
-	VPSHUFB  Y5, Y12, Y5;         \
-	VPAND    Y5, Y4, Y4;          \
-	VPSUBUSB THIRD(R8), Y2, Y5;   \
-	VPSUBUSB FOURTH(R8), Y3, Y6;  \
-	VPOR     Y6, Y5, Y5;          \
-	VPAND    HIGH(R8), Y5, Y5;    \
-	VPXOR    Y5, Y4, Y4
+// CHECK_IN leaves in e the errors of the block b given the bytes one, two
+// and three before each (p1, p2, p3), with the pair tables in tp, tl, tc,
+// 0x0F in every byte of low and t5, t6 scratch: the pair lookups (VPSRLW
+// shifts 16-bit words, so each high nibble is masked off from the bits
+// shifted in from the byte above it), then the must-continue bits of the
+// third and fourth bytes XORed in.
+#define CHECK_IN(b, p1, p2, p3, e, t5, t6, tc, tl, tp, low) \
+	VPSRLW   $4, p1, e;           \
+	VPAND    low, e, e;           \
+	VPSHUFB  e, tp, e;            \
+	VPAND    low, p1, t5;         \
+	VPSHUFB  t5, tl, t5;          \
+	VPAND    t5, e, e;            \
+	VPSRLW   $4, b, t5;           \
+	VPAND    low, t5, t5;         \
+	VPSHUFB  t5, tc, t5;          \
+	VPAND    t5, e, e;            \
+	VPSUBUSB THIRD(R8), p2, t5;   \
+	VPSUBUSB FOURTH(R8), p3, t6;  \
+	VPOR     t6, t5, t5;          \
+	VPAND    HIGH(R8), t5, t5;    \
+	VPXOR    t5, e, e
 
-// CHECK16 is CHECK on the low lanes only.
-#define CHECK16 \
-	VPSRLW   $4, X1, X4;          \
-	VPAND    X15, X4, X4;         \
-	VPSHUFB  X4, X14, X4;         \
-	VPAND    X15, X1, X5;         \
-	VPSHUFB  X5, X13, X5;         \
-	VPAND    X5, X4, X4;          \
-	VPSRLW   $4, X0, X5;          \
-	VPAND    X15, X5, X5;         \
-	VPSHUFB  X5, X12, X5;         \
-	VPAND    X5, X4, X4;          \
-	VPSUBUSB THIRD(R8), X2, X5;   \
-	VPSUBUSB FOURTH(R8), X3, X6;  \
-	VPOR     X6, X5, X5;          \
-	VPAND    HIGH(R8), X5, X5;    \
-	VPXOR    X5, X4, X4
+// CHECK is CHECK_IN on the whole registers, CHECK16 on their low lanes.
+#define CHECK CHECK_IN(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y12, Y13, Y14, Y15)
+#define CHECK16 CHECK_IN(X0, X1, X2, X3, X4, X5, X6, X12, X13, X14, X15)
+
+// ACCUMULATE adds the errors of a checked block to Y11 and keeps its end
+// check in Y10; ASCII_BLOCK does the same for a block of ASCII bytes,
+// whose only possible fault is the end check of the block before.
+#define ACCUMULATE \
+	VPOR     Y4, Y11, Y11; \
+	VPSUBUSB LIMIT(R8), Y0, Y10
+
+#define ASCII_BLOCK \
+	VPOR  Y10, Y11, Y11; \
+	VPXOR Y10, Y10, Y10
+
+// SHORT_CHECK checks 8 to 15 bytes: X0 holds b[0:8] and b[n-8:n], which
+// a VPSHUFB moves to b[0:n] followed by zeros. The zeros end any sequence
+// the input leaves open with a fault, so the end needs no check of its
+// own, and the bytes before each byte are the register shifted up. The
+// errors are left in X4.
+#define SHORT_CHECK \
+	MOVQ    $SPREAD_HI_PLUS16, AX;      \
+	SUBQ    BX, AX;                     \
+	VMOVQ   SPREAD(R8), X1;             \
+	VPINSRQ $1, (R8)(AX*1), X1, X1;     \
+	VPSHUFB X1, X0, X0;                 \
+	VPSLLDQ $1, X0, X1;                 \
+	VPSLLDQ $2, X0, X2;                 \
+	VPSLLDQ $3, X0, X3;                 \
+	VMOVDQU PREV_HI(R8), X14;           \
+	VMOVDQU PREV_LO(R8), X13;           \
+	VMOVDQU CUR_HI(R8), X12;            \
+	VMOVDQU LOW4(R8), X15;              \
+	CHECK16
 
 // PLAIN sets CX to one bit per byte of b that is 0x20..0x7F and neither
 // '"' nor '\\', given 0x1F, '"' and '\\' in every byte of c1f, cq and cbs
@@ -214,29 +233,14 @@ TEXT ·validAVX2Asm(SB), NOSPLIT, $0-25
 	VZEROUPPER
 	RET
 
-	// 8 to 15 bytes: b[0:8] and b[n-8:n] in one register, then moved by a
-	// VPSHUFB to b[0:n] followed by zeros. The zeros end any sequence the
-	// input leaves open with a fault, so the end needs no check of its own,
-	// and the bytes before each byte are the register shifted up.
+	// 8 to 15 bytes: see SHORT_CHECK.
 short:
 	VMOVQ     (SI), X0
 	VPINSRQ   $1, -8(SI)(BX*1), X0, X0
 	VPMOVMSKB X0, AX
 	TESTL     AX, AX
 	JZ        valid
-	MOVQ      $SPREAD_HI_PLUS16, AX
-	SUBQ      BX, AX
-	VMOVQ     SPREAD(R8), X1
-	VPINSRQ   $1, (R8)(AX*1), X1, X1
-	VPSHUFB   X1, X0, X0
-	VPSLLDQ   $1, X0, X1
-	VPSLLDQ   $2, X0, X2
-	VPSLLDQ   $3, X0, X3
-	VMOVDQU   PREV_HI(R8), X14
-	VMOVDQU   PREV_LO(R8), X13
-	VMOVDQU   CUR_HI(R8), X12
-	VMOVDQU   LOW4(R8), X15
-	CHECK16
+	SHORT_CHECK
 	VPTEST    X4, X4
 	SETEQ     ret+24(FP)
 	VZEROUPPER
@@ -252,8 +256,7 @@ long:
 	JZ        first_done
 	PREV_FROM_ZERO
 	CHECK
-	VPOR      Y4, Y11, Y11
-	VPSUBUSB  LIMIT(R8), Y0, Y10
+	ACCUMULATE
 
 first_done:
 	MOVQ $32, DI
@@ -268,14 +271,12 @@ loop:
 	JZ        loop_ascii
 	PREV_LOAD
 	CHECK
-	VPOR      Y4, Y11, Y11
-	VPSUBUSB  LIMIT(R8), Y0, Y10
+	ACCUMULATE
 	ADDQ      $32, DI
 	JMP       loop
 
 loop_ascii:
-	VPOR  Y10, Y11, Y11
-	VPXOR Y10, Y10, Y10
+	ASCII_BLOCK
 	ADDQ  $32, DI
 	JMP   loop
 
@@ -299,8 +300,7 @@ tail_near:
 	VPAND FROM3(R8), Y4, Y4
 
 tail_checked:
-	VPOR     Y4, Y11, Y11
-	VPSUBUSB LIMIT(R8), Y0, Y10
+	ACCUMULATE
 	JMP      done
 
 done:
@@ -378,19 +378,7 @@ short:
 check16:
 	TESTL     AX, AX
 	JZ        valid
-	MOVQ      $SPREAD_HI_PLUS16, AX
-	SUBQ      BX, AX
-	VMOVQ     SPREAD(R8), X1
-	VPINSRQ   $1, (R8)(AX*1), X1, X1
-	VPSHUFB   X1, X0, X0
-	VPSLLDQ   $1, X0, X1
-	VPSLLDQ   $2, X0, X2
-	VPSLLDQ   $3, X0, X3
-	VMOVDQU   PREV_HI(R8), X14
-	VMOVDQU   PREV_LO(R8), X13
-	VMOVDQU   CUR_HI(R8), X12
-	VMOVDQU   LOW4(R8), X15
-	CHECK16
+	SHORT_CHECK
 	VPTEST    X4, X4
 	SETEQ     ok+24(FP)
 	VZEROUPPER
@@ -431,8 +419,7 @@ first:
 	JZ       first_done
 	PREV_FROM_ZERO
 	CHECK
-	VPOR     Y4, Y11, Y11
-	VPSUBUSB LIMIT(R8), Y0, Y10
+	ACCUMULATE
 
 first_done:
 	MOVQ $32, DI
@@ -452,14 +439,12 @@ loop:
 	JNZ       found
 	PREV_LOAD
 	CHECK
-	VPOR      Y4, Y11, Y11
-	VPSUBUSB  LIMIT(R8), Y0, Y10
+	ACCUMULATE
 	ADDQ      $32, DI
 	JMP       loop
 
 loop_ascii:
-	VPOR  Y10, Y11, Y11
-	VPXOR Y10, Y10, Y10
+	ASCII_BLOCK
 	ADDQ  $32, DI
 	JMP   loop
 
@@ -495,14 +480,12 @@ rest_block:
 	JZ        rest_ascii
 	PREV_LOAD
 	CHECK
-	VPOR      Y4, Y11, Y11
-	VPSUBUSB  LIMIT(R8), Y0, Y10
+	ACCUMULATE
 	ADDQ      $32, DI
 	JMP       rest_loop
 
 rest_ascii:
-	VPOR  Y10, Y11, Y11
-	VPXOR Y10, Y10, Y10
+	ASCII_BLOCK
 	ADDQ  $32, DI
 	JMP   rest_loop
 
@@ -530,8 +513,7 @@ last_near:
 	VPAND FROM3(R8), Y4, Y4
 
 last_checked:
-	VPOR     Y4, Y11, Y11
-	VPSUBUSB LIMIT(R8), Y0, Y10
+	ACCUMULATE
 
 done:
 	MOVQ       R9, esc+32(FP)
