@@ -1,6 +1,7 @@
 package transcode
 
 import (
+	"github.com/rpckit/rpckit/wire"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
@@ -122,7 +123,7 @@ func (e *encoder) directFields(p *plan, start, end int32, checked bool) (bool, e
 				if vs < len(b) && b[vs] < 0x80 {
 					v, ve = uint64(b[vs]), vs+1
 				} else {
-					v, ve = uvarint(b, vs)
+					v, ve, _ = wire.Varint(b, vs)
 				}
 				hasV = ve >= 0
 			case protowire.BytesType:

@@ -1,8 +1,6 @@
 package transcode
 
 import (
-	"encoding/binary"
-	"math/bits"
 	"slices"
 
 	"github.com/rpckit/rpckit/wire"
@@ -202,40 +200,8 @@ func varintAt(b []byte, p int32) uint64 {
 	if c := b[p]; c < 0x80 {
 		return uint64(c)
 	}
-	v, _ := uvarint(b, int(p))
+	v, _, _ := wire.Varint(b, int(p))
 	return v
-}
-
-// uvarint decodes the varint at b[p:] and returns it and where it ends, or
-// -1 for the end when it is truncated or overflows. With eight bytes to
-// read, a varint of up to eight is decoded without a loop: its end is the
-// first byte without the high bit, and its 7-bit groups are packed
-// together in three steps.
-func uvarint(b []byte, p int) (uint64, int) {
-	if len(b)-p < 8 {
-		v, next, c := wire.Varint(b, p)
-		if c != 0 {
-			return 0, -1
-		}
-		return v, next
-	}
-	x := binary.LittleEndian.Uint64(b[p:])
-	stop := ^x & 0x8080808080808080
-	if stop == 0 {
-		// Nine or ten bytes.
-		v, next, c := wire.Varint(b, p)
-		if c != 0 {
-			return 0, -1
-		}
-		return v, next
-	}
-	n := bits.TrailingZeros64(stop) + 1 // bits up to the last byte
-	x &= ^uint64(0) >> (64 - n)
-	x &= 0x7f7f7f7f7f7f7f7f
-	x = x&0x007f007f007f007f | x&0x7f007f007f007f00>>1
-	x = x&0x00003fff00003fff | x&0x3fff00003fff0000>>2
-	x = x&0x000000000fffffff | x&0x0fffffff00000000>>4
-	return x, p + n/8
 }
 
 func fixed32At(b []byte, p int32) uint64 {

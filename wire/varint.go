@@ -1,5 +1,10 @@
 package wire
 
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
 // Varint decodes the varint at b[off:]. It returns the value and the offset
 // past it, or an error code (and next < 0) when the varint is truncated or
 // overlong.
@@ -10,7 +15,23 @@ func Varint(b []byte, off int) (v uint64, next int, c Code) {
 	return varintSlow(b, off)
 }
 
+// varintSlow decodes a varint of more than one byte. With eight bytes to
+// read, a varint of up to eight is decoded without a loop: its end is the
+// first byte without the high bit, and its 7-bit groups are packed
+// together in three steps.
 func varintSlow(b []byte, off int) (uint64, int, Code) {
+	if off >= 0 && len(b)-off >= 8 {
+		x := binary.LittleEndian.Uint64(b[off:])
+		if stop := ^x & 0x8080808080808080; stop != 0 {
+			n := bits.TrailingZeros64(stop) + 1 // bits up to the last byte
+			x &= ^uint64(0) >> (64 - n)
+			x &= 0x7f7f7f7f7f7f7f7f
+			x = x&0x007f007f007f007f | x&0x7f007f007f007f00>>1
+			x = x&0x00003fff00003fff | x&0x3fff00003fff0000>>2
+			x = x&0x000000000fffffff | x&0x0fffffff00000000>>4
+			return x, off + n/8, 0
+		}
+	}
 	var v uint64
 	for i := 0; i < 10; i++ {
 		if off+i >= len(b) {
