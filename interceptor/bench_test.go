@@ -29,9 +29,7 @@ import (
 // process's CPU time per call, client and server together, which other
 // load on a shared machine disturbs less.
 func BenchmarkChainCost(b *testing.B) {
-	echo := &testService{unary: func(_ context.Context, req *testgrpc.SimpleRequest) (*testgrpc.SimpleResponse, error) {
-		return &testgrpc.SimpleResponse{Payload: req.GetPayload()}, nil
-	}}
+	echo := echoService()
 	variants := []struct {
 		name           string
 		server, client bool
@@ -64,9 +62,7 @@ func BenchmarkChainCost(b *testing.B) {
 // alike. It reports both throughputs and chain/bare, their ratio over all
 // rounds. -benchtime Nx sets the number of rounds.
 func BenchmarkChainCostPaired(b *testing.B) {
-	echo := &testService{unary: func(_ context.Context, req *testgrpc.SimpleRequest) (*testgrpc.SimpleResponse, error) {
-		return &testgrpc.SimpleResponse{Payload: req.GetPayload()}, nil
-	}}
+	echo := echoService()
 	for _, v := range []struct {
 		name   string
 		client bool
@@ -124,6 +120,13 @@ func callFor(b *testing.B, client testgrpc.TestServiceClient, d time.Duration) (
 	}
 	wg.Wait()
 	return int(total.Load()), time.Since(start)
+}
+
+// echoService answers UnaryCall with the request's payload.
+func echoService() *testService {
+	return &testService{unary: func(_ context.Context, req *testgrpc.SimpleRequest) (*testgrpc.SimpleResponse, error) {
+		return &testgrpc.SimpleResponse{Payload: req.GetPayload()}, nil
+	}}
 }
 
 func benchServerChain(m *interceptor.Metrics, noLog bool) []grpc.ServerOption {
