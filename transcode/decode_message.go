@@ -317,14 +317,8 @@ func (d *decoder) checkRequired(t *dynamic.Type, fr *frame, off int) error {
 // stores only the length while the array is the same, as a slice stored
 // whole would cost a GC write barrier.
 
-// set makes out, which appends grew from d.out, the output.
-func (d *decoder) set(out []byte) {
-	if cap(out) == cap(d.out) {
-		d.out = d.out[:len(out)]
-	} else {
-		d.out = out
-	}
-}
+// set makes out, which appends grew from d.out, the output (see setOut).
+func (d *decoder) set(out []byte) { setOut(&d.out, out) }
 
 // tag appends the tag of field num with wire type wt.
 func (d *decoder) tag(num protowire.Number, wt protowire.Type) {

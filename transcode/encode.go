@@ -149,6 +149,17 @@ func (e *encoder) root(p *plan) error {
 	return e.messageAt(p, 0, int32(len(e.b)))
 }
 
+// setOut makes out, which appends grew from *dst, the output. While out
+// is in *dst's array (the same capacity) only the length is stored: no
+// pointer, so no GC write barrier.
+func setOut(dst *[]byte, out []byte) {
+	if cap(out) == cap(*dst) {
+		*dst = (*dst)[:len(out)]
+	} else {
+		*dst = out
+	}
+}
+
 // push appends v to *s. While *s has room only its length is stored: no
 // pointer, so no GC write barrier.
 func push[T any](s *[]T, v T) {

@@ -23,16 +23,8 @@ func (e *encoder) close(c byte) {
 	e.set(append(e.out, c))
 }
 
-// set makes out, which appends grew from e.out, the output. While out is
-// in e.out's array (the same capacity) only the length is stored: no
-// pointer, so no GC write barrier.
-func (e *encoder) set(out []byte) {
-	if cap(out) == cap(e.out) {
-		e.out = e.out[:len(out)]
-	} else {
-		e.out = out
-	}
-}
+// set makes out, which appends grew from e.out, the output (see setOut).
+func (e *encoder) set(out []byte) { setOut(&e.out, out) }
 
 // key writes the separator and the key of f's member.
 func (e *encoder) key(f *fieldPlan) {
