@@ -169,6 +169,22 @@
 	VPOR  Y10, Y11, Y11; \
 	VPXOR Y10, Y10, Y10
 
+// MID_CHECK checks 16 to 32 bytes, b[0:16] in the low lane of Y0 and
+// b[n-16:n] in the high one, and leaves the errors in Y4. The bytes before
+// the high lane come from X4, the 16 bytes before b[n-16:] (zero before
+// b[0]): byte j of X4 is byte j-(32-n) of b[0:16]. The end check is ORed
+// in, as the input ends with the high lane.
+#define MID_CHECK \
+	VPSHUFB    SHIFT_MINUS16(R8)(BX*1), X0, X4; \
+	VPERM2I128 $0x08, Y4, Y4, Y3;                \
+	VPALIGNR   $15, Y3, Y0, Y1;                  \
+	VPALIGNR   $14, Y3, Y0, Y2;                  \
+	VPALIGNR   $13, Y3, Y0, Y3;                  \
+	LOAD_TABLES;                                 \
+	CHECK;                                       \
+	VPSUBUSB   LIMIT(R8), Y0, Y5;                \
+	VPOR       Y5, Y4, Y4
+
 // SHORT_CHECK checks 8 to 15 bytes: X0 holds b[0:8] and b[n-8:n], which
 // a VPSHUFB moves to b[0:n] followed by zeros. The zeros end any sequence
 // the input leaves open with a fault, so the end needs no check of its
@@ -216,18 +232,7 @@ TEXT ·validAVX2Asm(SB), NOSPLIT, $0-25
 	VPMOVMSKB   Y0, AX
 	TESTL       AX, AX
 	JZ          valid
-
-	// X4 = the 16 bytes before b[n-16:], zero before b[0]: byte j of X4
-	// is byte j-(32-n) of b[0:16].
-	VPSHUFB    SHIFT_MINUS16(R8)(BX*1), X0, X4
-	VPERM2I128 $0x08, Y4, Y4, Y3
-	VPALIGNR   $15, Y3, Y0, Y1
-	VPALIGNR   $14, Y3, Y0, Y2
-	VPALIGNR   $13, Y3, Y0, Y3
-	LOAD_TABLES
-	CHECK
-	VPSUBUSB   LIMIT(R8), Y0, Y5
-	VPOR       Y5, Y4, Y4
+	MID_CHECK
 	VPTEST     Y4, Y4
 	SETEQ      ret+24(FP)
 	VZEROUPPER
@@ -340,15 +345,7 @@ TEXT ·scanJSONAVX2Asm(SB), NOSPLIT, $0-40
 check32:
 	TESTL      AX, AX
 	JZ         valid
-	VPSHUFB    SHIFT_MINUS16(R8)(BX*1), X0, X4
-	VPERM2I128 $0x08, Y4, Y4, Y3
-	VPALIGNR   $15, Y3, Y0, Y1
-	VPALIGNR   $14, Y3, Y0, Y2
-	VPALIGNR   $13, Y3, Y0, Y3
-	LOAD_TABLES
-	CHECK
-	VPSUBUSB   LIMIT(R8), Y0, Y5
-	VPOR       Y5, Y4, Y4
+	MID_CHECK
 	VPTEST     Y4, Y4
 	SETEQ      ok+24(FP)
 	VZEROUPPER
