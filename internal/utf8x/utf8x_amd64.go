@@ -5,47 +5,30 @@ package utf8x
 import "golang.org/x/sys/cpu"
 
 // useAVX2 reports whether the CPU (and the OS, which must save the wide
-// registers) supports AVX2, which utf8x_amd64.s needs.
+// registers) supports AVX2, which the vector code of utf8x_amd64.s needs.
 var useAVX2 = cpu.X86.HasAVX2
 
-// avx2MinLen is the shortest input utf8x_amd64.s takes (it reads whole
-// 8-byte words and never a byte outside the slice), and the length from
-// which Valid and ScanJSON use it: on the strings of the Medium fixture,
-// most of them 8 to 31 bytes long, that takes about a quarter less time
-// than starting at 16 bytes and a third less than starting at 32.
-const avx2MinLen = 8
-
-// Valid reports whether b is valid UTF-8, as utf8.Valid does: the vector
-// code on longer text when the CPU has AVX2, the Go code otherwise.
-func Valid(b []byte) bool {
-	if useAVX2 && len(b) >= avx2MinLen {
-		return validAVX2Asm(b)
-	}
-	return validGeneric(b)
-}
+// Valid reports whether b is valid UTF-8, as utf8.Valid does.
+//
+// It is written in assembly (utf8x_amd64.s) so that a call costs one call:
+// with AVX2 it runs the vector code on inputs of 8 bytes or more; inputs
+// under 8 bytes of ASCII it accepts itself; anything else, and everything
+// on a CPU without AVX2, it hands to the Go code. Starting the vector code
+// at 8 bytes takes about a quarter less time on the strings of the Medium
+// fixture, most of them 8 to 31 bytes long, than starting it at 16 and a
+// third less than at 32.
+//
+//go:noescape
+func Valid(b []byte) bool
 
 // ScanJSON reports whether b is valid UTF-8 and, when it is, the index of
 // the first byte that a JSON string must escape (below 0x20, '"' or '\\'),
-// or len(b) if there is none. It is one pass of the vector code on longer
-// text when the CPU has AVX2, the Go code otherwise.
-func ScanJSON(b []byte) (ok bool, esc int) {
-	if useAVX2 && len(b) >= avx2MinLen {
-		return scanJSONAVX2Asm(b)
-	}
-	return scanJSONGeneric(b)
-}
-
-// validAVX2Asm reports whether b is valid UTF-8. It needs AVX2 and
-// len(b) >= avx2MinLen. See utf8x_amd64.s for the algorithm.
+// or len(b) if there is none. Like Valid it is written in assembly: one
+// pass of the vector code with AVX2 from 8 bytes on, short plain ASCII
+// answered at once, the Go code for the rest.
 //
 //go:noescape
-func validAVX2Asm(b []byte) bool
-
-// scanJSONAVX2Asm is ScanJSON (esc is len(b) when there is no escape, and
-// means nothing when ok is false). It needs AVX2 and len(b) >= avx2MinLen.
-//
-//go:noescape
-func scanJSONAVX2Asm(b []byte) (ok bool, esc int)
+func ScanJSON(b []byte) (ok bool, esc int)
 
 // The vector code looks at each byte c together with the byte p before it
 // (zero before the first byte) and classifies the pair (p, c) with three

@@ -57,7 +57,7 @@
 // Inputs of 8 to 15 bytes are placed in a 16-byte register followed by
 // zeros and checked in one pass.
 //
-// scanJSONAVX2Asm does the same checks, and on the way finds the first byte
+// ScanJSON does the same checks, and on the way finds the first byte
 // to escape in a JSON string: below 0x20, '"' or '\\'. A signed compare
 // with 0x1F (VPCMPGTB) marks the bytes 0x20..0x7F, the ASCII bytes that are
 // not control characters (bytes from 0x80 on are negative); less those
@@ -73,7 +73,7 @@
 // the first escape of the input, even where it is the last block and
 // overlaps the one before (the bytes they share had none). Once it is
 // found, the rest of the input is only validated, by the loop of
-// validAVX2Asm.
+// Valid.
 //
 // The short paths find the escapes in the register as loaded, before any
 // bytes are moved or zeros put in (a zero is a control character): for 16
@@ -108,7 +108,7 @@
 //   Y4, Y5, Y6 scratch
 //   Y10 the end check of the last block done; Y11 the errors so far
 //   Y12, Y13, Y14 the pair tables; Y15 0x0F in every byte
-// and in scanJSONAVX2Asm's loop:
+// and in ScanJSON's loop:
 //   R9  the first escape found, or the length; CX the escapes of a block
 //   Y7, Y8, Y9 0x1F, '"' and '\\' in every byte
 
@@ -216,10 +216,14 @@
 	VPANDN    r4, r5, r4; \
 	VPMOVMSKB r4, CX
 
-// func validAVX2Asm(b []byte) bool
-TEXT ·validAVX2Asm(SB), NOSPLIT, $0-25
+// func Valid(b []byte) bool
+TEXT ·Valid(SB), NOSPLIT, $0-25
 	MOVQ b_base+0(FP), SI
 	MOVQ b_len+8(FP), BX
+	CMPQ BX, $8
+	JB   tiny
+	CMPB ·useAVX2(SB), $0
+	JEQ  generic
 	LEAQ ·avx2Consts(SB), R8
 	CMPQ BX, $16
 	JB   short
@@ -320,17 +324,42 @@ valid:
 	VZEROUPPER
 	RET
 
-// func scanJSONAVX2Asm(b []byte) (ok bool, esc int)
-TEXT ·scanJSONAVX2Asm(SB), NOSPLIT, $0-40
+	// Under 8 bytes: ASCII is valid; anything else, and any input when the
+	// CPU lacks AVX2, goes to the Go code, which takes the same arguments.
+tiny:
+	XORL AX, AX
+	TESTQ BX, BX
+	JZ    tiny_ascii
+
+tiny_loop:
+	ORB  -1(SI)(BX*1), AL
+	DECQ BX
+	JNZ  tiny_loop
+	TESTB $0x80, AL
+	JNZ   generic
+
+tiny_ascii:
+	MOVB $1, ret+24(FP)
+	RET
+
+generic:
+	JMP ·validGeneric(SB)
+
+// func ScanJSON(b []byte) (ok bool, esc int)
+TEXT ·ScanJSON(SB), NOSPLIT, $0-40
 	MOVQ b_base+0(FP), SI
 	MOVQ b_len+8(FP), BX
+	CMPQ BX, $8
+	JB   tiny
+	CMPB ·useAVX2(SB), $0
+	JEQ  generic
 	LEAQ ·avx2Consts(SB), R8
 	CMPQ BX, $16
 	JB   short
 	CMPQ BX, $32
 	JA   long
 
-	// 16 to 32 bytes, as in validAVX2Asm, after the escapes.
+	// 16 to 32 bytes, as in Valid, after the escapes.
 	VMOVDQU     (SI), X0
 	VINSERTI128 $1, -16(SI)(BX*1), Y0, Y0
 	PLAIN(Y0, CTRL_MAX(R8), QUOTE(R8), BACKSLASH(R8), Y4, Y5, Y6)
@@ -359,7 +388,7 @@ escape32:
 	MOVQ    CX, esc+32(FP)
 	JMP     check32
 
-	// 8 to 15 bytes, as in validAVX2Asm, after the escapes.
+	// 8 to 15 bytes, as in Valid, after the escapes.
 short:
 	VMOVQ     (SI), X0
 	VPINSRQ   $1, -8(SI)(BX*1), X0, X0
@@ -389,7 +418,7 @@ escape16:
 	MOVQ    CX, esc+32(FP)
 	JMP     check16
 
-	// Over 32 bytes: the loop of validAVX2Asm with the escapes of each
+	// Over 32 bytes: the loop of Valid with the escapes of each
 	// block found first, until a block has one; then the same loop without
 	// (rest_loop). A block of plain bytes is an ASCII block.
 long:
@@ -527,3 +556,31 @@ valid:
 	MOVB       $1, ok+24(FP)
 	VZEROUPPER
 	RET
+
+	// Under 8 bytes: ASCII that needs no escape (0x20..0x7F but '"' and
+	// '\\') is the answer (true, len(b)); anything else, and any input when
+	// the CPU lacks AVX2, goes to the Go code.
+tiny:
+	MOVQ  BX, esc+32(FP)
+	TESTQ BX, BX
+	JZ    tiny_plain
+
+tiny_loop:
+	MOVBLZX -1(SI)(BX*1), AX
+	CMPB    AL, $0x20
+	JB      generic
+	CMPB    AL, $0x7f
+	JA      generic
+	CMPB    AL, $0x22
+	JEQ     generic
+	CMPB    AL, $0x5c
+	JEQ     generic
+	DECQ    BX
+	JNZ     tiny_loop
+
+tiny_plain:
+	MOVB $1, ok+24(FP)
+	RET
+
+generic:
+	JMP ·scanJSONGeneric(SB)

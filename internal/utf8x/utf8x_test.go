@@ -17,16 +17,11 @@ type validImpl struct {
 	valid func([]byte) bool
 }
 
-// validImpls lists the implementations this machine runs: the Go code
-// everywhere, the vector code where the CPU has AVX2 (validAVX2 hands
-// inputs under avx2MinLen bytes to the Go code), and Valid, which picks one
-// of the two by length.
+// validImpls lists the implementations this machine runs: the Go code,
+// and Valid, which is the vector code where the CPU has AVX2 (and its own
+// check of short ASCII, handing other short input to the Go code).
 func validImpls() []validImpl {
-	impls := []validImpl{{"generic", validGeneric}}
-	if useAVX2 {
-		impls = append(impls, validImpl{"avx2", validAVX2})
-	}
-	return append(impls, validImpl{"Valid", Valid})
+	return []validImpl{{"generic", validGeneric}, {"Valid", Valid}}
 }
 
 // scanImpl is one implementation of ScanJSON.
@@ -38,11 +33,7 @@ type scanImpl struct {
 // scanImpls lists the implementations of ScanJSON as validImpls does
 // those of Valid.
 func scanImpls() []scanImpl {
-	impls := []scanImpl{{"generic", scanJSONGeneric}}
-	if useAVX2 {
-		impls = append(impls, scanImpl{"avx2", scanJSONAVX2})
-	}
-	return append(impls, scanImpl{"ScanJSON", ScanJSON})
+	return []scanImpl{{"generic", scanJSONGeneric}, {"ScanJSON", ScanJSON}}
 }
 
 // checkValid holds every implementation to want on b.
@@ -183,7 +174,6 @@ func eachSequence(t *testing.T, pad []byte, check func(buf []byte, at int, seq [
 // whole input is valid exactly when the sequence is.
 func TestValidSequences(t *testing.T) {
 	impls := validImpls()
-	impls = impls[:len(impls)-1] // the last, Valid, runs one of the others
 	eachSequence(t, asciiPad(128), func(buf []byte, _ int, seq []byte) {
 		checkValid(t, impls, buf, utf8.Valid(seq))
 	})
@@ -194,7 +184,6 @@ func TestValidSequences(t *testing.T) {
 // value is tried at every offset of the placements.
 func TestScanJSONSequences(t *testing.T) {
 	impls := scanImpls()
-	impls = impls[:len(impls)-1]
 	eachSequence(t, plainPad(128), func(buf []byte, at int, seq []byte) {
 		esc := len(buf)
 		if k := naiveEscape(seq); k < len(seq) {
