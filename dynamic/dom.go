@@ -86,61 +86,74 @@ func (o DocOptions) Load(d *Doc, t *Type, b []byte) error {
 }
 
 // build adds the records of src[start:end] (arena[start:end] with arena
-// set), a message of t, as children of node parent.
+// set), a message of t, as children of node parent. Records with one-byte
+// tags take the Type's tag table and are parsed inline; the node slice is
+// kept in a local between sub-messages, which append to d.nodes.
 func (d *Doc) build(parent int32, t *Type, start, end, depth int, arena bool) error {
 	buf := d.src
 	if arena {
 		buf = d.arena
 	}
 	buf = buf[:end]
-	prev := d.nodes[parent].last
+	nodes := d.nodes
+	prev := nodes[parent].last
 	for off := start; off < end; {
-		r, ok := quickField(buf, off)
-		if !ok {
-			var err error
-			if r, err = wire.ParseFieldDepth(buf, off, depth); err != nil {
+		i := int32(len(nodes))
+		nodes = append(nodes, node{parent: parent, first: -1, last: -1, next: -1, arena: arena})
+		n := &nodes[i]
+		if !quickNode(n, t, buf, off) {
+			r, err := wire.ParseFieldDepth(buf, off, depth)
+			if err != nil {
+				d.nodes = nodes[:i]
 				return wrapWire(err, 0, nil, 0)
 			}
+			f := t.FieldByNumber(r.Num)
+			if f != nil && !f.accepts(r.Type) {
+				f = nil
+			}
+			*n = nodeOf(r, f, arena)
+			n.parent, n.first, n.last, n.next = parent, -1, -1, -1
 		}
-		off = r.End
-		f := t.FieldByNumber(r.Num)
-		if f != nil && !f.accepts(r.Type) {
-			f = nil
-		}
-		i := int32(len(d.nodes))
-		d.nodes = append(d.nodes, nodeOf(r, f, arena))
-		n := &d.nodes[i]
-		n.parent, n.first, n.last, n.next = parent, -1, -1, -1
+		off = int(n.end)
 		if prev < 0 {
-			d.nodes[parent].first = i
+			nodes[parent].first = i
 		} else {
-			d.nodes[prev].next = i
+			nodes[prev].next = i
 		}
-		d.nodes[parent].last, prev = i, i
+		nodes[parent].last, prev = i, i
+		f := n.f
 		if f == nil || f.Message == nil {
 			continue
 		}
 		if depth <= 1 {
-			return &Error{Offset: r.Start, Code: wire.CodeDepth}
+			d.nodes = nodes
+			return &Error{Offset: int(n.start), Code: wire.CodeDepth}
 		}
-		if err := d.build(i, f.Message, r.Value, r.ValueEnd, depth-1, arena); err != nil {
+		d.nodes = nodes
+		if err := d.build(i, f.Message, int(n.val), int(n.valEnd), depth-1, arena); err != nil {
 			return err
 		}
+		nodes = d.nodes
 	}
+	d.nodes = nodes
 	return nil
 }
 
-// quickField parses the record at off when its tag is one byte and its
-// value quick to skip.
-func quickField(b []byte, off int) (wire.Field, bool) {
-	t := b[off]
-	if t >= 0x80 || t < 8 {
-		return wire.Field{}, false
+// quickNode fills n from the record at off when its tag is one byte and
+// its value quick to skip, and reports whether it did.
+func quickNode(n *node, t *Type, b []byte, off int) bool {
+	c := b[off]
+	if c >= 0x80 || c < 8 {
+		return false
 	}
 	p, end, val := off+1, -1, off+1
-	switch protowire.Type(t & 7) {
+	switch protowire.Type(c & 7) {
 	case protowire.VarintType:
-		end = wire.VarintEnd(b, p)
+		if p < len(b) && b[p] < 0x80 {
+			end = p + 1
+		} else {
+			end = wire.VarintEnd(b, p)
+		}
 	case protowire.BytesType:
 		val, end = wire.LenSpan(b, p)
 	case protowire.Fixed64Type:
@@ -152,7 +165,12 @@ func quickField(b []byte, off int) (wire.Field, bool) {
 			end = p + 4
 		}
 	}
-	return wire.Field{Num: protowire.Number(t >> 3), Type: protowire.Type(t & 7), Start: off, TagEnd: p, Value: val, ValueEnd: end, End: end}, end >= 0
+	if end < 0 {
+		return false
+	}
+	n.f, n.num, n.wt = t.tags[c].f, protowire.Number(c>>3), protowire.Type(c&7)
+	n.start, n.tagEnd, n.val, n.valEnd, n.end = int32(off), int32(p), int32(val), int32(end), int32(end)
+	return true
 }
 
 // nodeOf returns the node of record r.
