@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/rpckit/rpckit/dynamic"
+	"github.com/rpckit/rpckit/internal/benchpair"
 	"github.com/rpckit/rpckit/internal/fixture"
 	fixturev1 "github.com/rpckit/rpckit/internal/gen/rpckit/fixture/v1"
 	"google.golang.org/protobuf/proto"
@@ -72,40 +73,39 @@ func benchCases(b *testing.B) []benchCase {
 
 func typeOf(m proto.Message) *dynamic.Type { return dynamic.TypeOf(m.ProtoReflect().Descriptor()) }
 
-func BenchmarkGet(b *testing.B) {
-	for _, c := range benchCases(b) {
-		b.Run(c.name+"/generated", func(b *testing.B) {
-			b.SetBytes(int64(len(c.b)))
-			for b.Loop() {
-				m := c.newMsg()
-				if err := proto.Unmarshal(c.b, m); err != nil {
-					b.Fatal(err)
-				}
-				_ = c.access(m)
-			}
-		})
-		b.Run(c.name+"/dynamicpb", func(b *testing.B) {
-			md := c.msg.ProtoReflect().Descriptor()
-			path := mustPath(b, c.deep)
-			b.SetBytes(int64(len(c.b)))
-			for b.Loop() {
-				m := dynamicpb.NewMessage(md)
-				if err := proto.Unmarshal(c.b, m); err != nil {
-					b.Fatal(err)
-				}
-				_ = reflectGet(m, path)
-			}
-		})
-		b.Run(c.name+"/dynamic", func(b *testing.B) {
-			v := dynamic.NewValue(typeOf(c.msg), c.b)
-			path := mustPath(b, c.deep)
-			b.SetBytes(int64(len(c.b)))
-			for b.Loop() {
-				if _, err := v.Get(path); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+// The operations of the benchmarks, each made ready for a fixture: what
+// generated code does for a task, what the engine does for it, and for
+// some what dynamicpb does. Each returns a function doing it once.
+
+func genGet(b *testing.B, c benchCase) func() {
+	return func() {
+		m := c.newMsg()
+		if err := proto.Unmarshal(c.b, m); err != nil {
+			b.Fatal(err)
+		}
+		_ = c.access(m)
+	}
+}
+
+func dynamicpbGet(b *testing.B, c benchCase) func() {
+	md := c.msg.ProtoReflect().Descriptor()
+	path := mustPath(b, c.deep)
+	return func() {
+		m := dynamicpb.NewMessage(md)
+		if err := proto.Unmarshal(c.b, m); err != nil {
+			b.Fatal(err)
+		}
+		_ = reflectGet(m, path)
+	}
+}
+
+func dynGet(b *testing.B, c benchCase) func() {
+	v := dynamic.NewValue(typeOf(c.msg), c.b)
+	path := mustPath(b, c.deep)
+	return func() {
+		if _, err := v.Get(path); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
 
@@ -122,174 +122,208 @@ func reflectGet(m protoreflect.Message, p dynamic.Path) protoreflect.Value {
 	return v
 }
 
-func BenchmarkValidate(b *testing.B) {
-	for _, c := range benchCases(b) {
-		b.Run(c.name+"/generated", func(b *testing.B) {
-			b.SetBytes(int64(len(c.b)))
-			for b.Loop() {
-				if err := proto.Unmarshal(c.b, c.newMsg()); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run(c.name+"/dynamic", func(b *testing.B) {
-			t := typeOf(c.msg)
-			b.SetBytes(int64(len(c.b)))
-			for b.Loop() {
-				if err := dynamic.Validate(t, c.b); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+// genUnmarshal is generated code's Unmarshal, the baseline of Validate
+// and of the DOM's load.
+func genUnmarshal(b *testing.B, c benchCase) func() {
+	return func() {
+		if err := proto.Unmarshal(c.b, c.newMsg()); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
 
-func BenchmarkSet(b *testing.B) {
-	for _, c := range benchCases(b) {
-		b.Run(c.name+"/generated", func(b *testing.B) {
-			for b.Loop() {
-				m := c.newMsg()
-				if err := proto.Unmarshal(c.b, m); err != nil {
-					b.Fatal(err)
-				}
-				c.change(m)
-				if _, err := proto.Marshal(m); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run(c.name+"/dynamic", func(b *testing.B) {
-			v := dynamic.NewValue(typeOf(c.msg), c.b)
-			path := mustPath(b, c.edit)
-			dst := make([]byte, 0, 2*len(c.b))
-			for b.Loop() {
-				if _, err := v.Set(dst[:0], path, c.setWith); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+func dynamicpbUnmarshal(b *testing.B, c benchCase) func() {
+	md := c.msg.ProtoReflect().Descriptor()
+	return func() {
+		if err := proto.Unmarshal(c.b, dynamicpb.NewMessage(md)); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
 
-func BenchmarkDelete(b *testing.B) {
-	for _, c := range benchCases(b) {
-		b.Run(c.name+"/generated", func(b *testing.B) {
-			for b.Loop() {
-				m := c.newMsg()
-				if err := proto.Unmarshal(c.b, m); err != nil {
-					b.Fatal(err)
-				}
-				c.erase(m)
-				if _, err := proto.Marshal(m); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run(c.name+"/dynamic", func(b *testing.B) {
-			v := dynamic.NewValue(typeOf(c.msg), c.b)
-			path := mustPath(b, c.edit)
-			dst := make([]byte, 0, 2*len(c.b))
-			for b.Loop() {
-				if _, err := v.Delete(dst[:0], path); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+func dynValidate(b *testing.B, c benchCase) func() {
+	t := typeOf(c.msg)
+	return func() {
+		if err := dynamic.Validate(t, c.b); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
 
-func BenchmarkKeep(b *testing.B) {
-	for _, c := range benchCases(b) {
-		b.Run(c.name+"/generated", func(b *testing.B) {
-			for b.Loop() {
-				m := c.newMsg()
-				if err := proto.Unmarshal(c.b, m); err != nil {
-					b.Fatal(err)
-				}
-				if _, err := proto.Marshal(c.subset(m)); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run(c.name+"/dynamic", func(b *testing.B) {
-			v := dynamic.NewValue(typeOf(c.msg), c.b)
-			fm, err := dynamic.NewFieldMask(typeOf(c.msg), c.keep...)
-			if err != nil {
-				b.Fatal(err)
-			}
-			dst := make([]byte, 0, len(c.b))
-			for b.Loop() {
-				if _, err := v.Keep(dst[:0], fm); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
-}
-
-func BenchmarkDOMLoad(b *testing.B) {
-	for _, c := range benchCases(b) {
-		b.Run(c.name+"/generated", func(b *testing.B) {
-			b.SetBytes(int64(len(c.b)))
-			for b.Loop() {
-				if err := proto.Unmarshal(c.b, c.newMsg()); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run(c.name+"/dynamicpb", func(b *testing.B) {
-			md := c.msg.ProtoReflect().Descriptor()
-			b.SetBytes(int64(len(c.b)))
-			for b.Loop() {
-				if err := proto.Unmarshal(c.b, dynamicpb.NewMessage(md)); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run(c.name+"/dynamic", func(b *testing.B) {
-			var pool dynamic.DocPool
-			t := typeOf(c.msg)
-			b.SetBytes(int64(len(c.b)))
-			for b.Loop() {
-				d := pool.Get()
-				if err := d.Load(t, c.b); err != nil {
-					b.Fatal(err)
-				}
-				pool.Put(d)
-			}
-		})
-	}
-}
-
-func BenchmarkDOMSerialize(b *testing.B) {
-	for _, c := range benchCases(b) {
-		b.Run(c.name+"/generated", func(b *testing.B) {
+// genEdit is generated code's Unmarshal, edit and Marshal.
+func genEdit(edit func(benchCase, proto.Message) proto.Message) func(*testing.B, benchCase) func() {
+	return func(b *testing.B, c benchCase) func() {
+		return func() {
 			m := c.newMsg()
 			if err := proto.Unmarshal(c.b, m); err != nil {
 				b.Fatal(err)
 			}
-			c.change(m)
-			dst := make([]byte, 0, 2*len(c.b))
-			b.SetBytes(int64(len(c.b)))
-			for b.Loop() {
-				if _, err := (proto.MarshalOptions{}).MarshalAppend(dst[:0], m); err != nil {
-					b.Fatal(err)
+			if _, err := proto.Marshal(edit(c, m)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+var (
+	genSet    = genEdit(func(c benchCase, m proto.Message) proto.Message { c.change(m); return m })
+	genDelete = genEdit(func(c benchCase, m proto.Message) proto.Message { c.erase(m); return m })
+	genKeep   = genEdit(func(c benchCase, m proto.Message) proto.Message { return c.subset(m) })
+)
+
+func dynSet(b *testing.B, c benchCase) func() {
+	v := dynamic.NewValue(typeOf(c.msg), c.b)
+	path := mustPath(b, c.edit)
+	dst := make([]byte, 0, 2*len(c.b))
+	return func() {
+		if _, err := v.Set(dst[:0], path, c.setWith); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func dynDelete(b *testing.B, c benchCase) func() {
+	v := dynamic.NewValue(typeOf(c.msg), c.b)
+	path := mustPath(b, c.edit)
+	dst := make([]byte, 0, 2*len(c.b))
+	return func() {
+		if _, err := v.Delete(dst[:0], path); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func dynKeep(b *testing.B, c benchCase) func() {
+	v := dynamic.NewValue(typeOf(c.msg), c.b)
+	fm, err := dynamic.NewFieldMask(typeOf(c.msg), c.keep...)
+	if err != nil {
+		b.Fatal(err)
+	}
+	dst := make([]byte, 0, len(c.b))
+	return func() {
+		if _, err := v.Keep(dst[:0], fm); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func dynDOMLoad(b *testing.B, c benchCase) func() {
+	var pool dynamic.DocPool
+	t := typeOf(c.msg)
+	return func() {
+		d := pool.Get()
+		if err := d.Load(t, c.b); err != nil {
+			b.Fatal(err)
+		}
+		pool.Put(d)
+	}
+}
+
+// genMarshal is generated code's Marshal of the fixture with the edit of
+// Set made, the baseline of the DOM's serialize.
+func genMarshal(b *testing.B, c benchCase) func() {
+	m := c.newMsg()
+	if err := proto.Unmarshal(c.b, m); err != nil {
+		b.Fatal(err)
+	}
+	c.change(m)
+	dst := make([]byte, 0, 2*len(c.b))
+	return func() {
+		if _, err := (proto.MarshalOptions{}).MarshalAppend(dst[:0], m); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func dynDOMSerialize(b *testing.B, c benchCase) func() {
+	var d dynamic.Doc
+	if err := d.Load(typeOf(c.msg), c.b); err != nil {
+		b.Fatal(err)
+	}
+	if err := d.Set(mustPath(b, c.edit), c.setWith); err != nil {
+		b.Fatal(err)
+	}
+	dst := make([]byte, 0, 2*len(c.b))
+	return func() { _ = d.AppendTo(dst[:0]) }
+}
+
+// variant is one way of doing a benchmark's task.
+type variant struct {
+	name string
+	op   func(*testing.B, benchCase) func()
+}
+
+// runVariants runs each variant on each fixture as a sub-benchmark
+// Fixture/variant; sized ones report throughput over the fixture's bytes.
+func runVariants(b *testing.B, sized bool, vs ...variant) {
+	for _, c := range benchCases(b) {
+		for _, v := range vs {
+			b.Run(c.name+"/"+v.name, func(b *testing.B) {
+				f := v.op(b, c)
+				if sized {
+					b.SetBytes(int64(len(c.b)))
 				}
-			}
-		})
-		b.Run(c.name+"/dynamic", func(b *testing.B) {
-			var d dynamic.Doc
-			if err := d.Load(typeOf(c.msg), c.b); err != nil {
-				b.Fatal(err)
-			}
-			if err := d.Set(mustPath(b, c.edit), c.setWith); err != nil {
-				b.Fatal(err)
-			}
-			dst := make([]byte, 0, 2*len(c.b))
-			b.SetBytes(int64(len(c.b)))
-			for b.Loop() {
-				_ = d.AppendTo(dst[:0])
-			}
+				for b.Loop() {
+					f()
+				}
+			})
+		}
+	}
+}
+
+func BenchmarkGet(b *testing.B) {
+	runVariants(b, true, variant{"generated", genGet}, variant{"dynamicpb", dynamicpbGet}, variant{"dynamic", dynGet})
+}
+
+func BenchmarkValidate(b *testing.B) {
+	runVariants(b, true, variant{"generated", genUnmarshal}, variant{"dynamic", dynValidate})
+}
+
+func BenchmarkSet(b *testing.B) {
+	runVariants(b, false, variant{"generated", genSet}, variant{"dynamic", dynSet})
+}
+
+func BenchmarkDelete(b *testing.B) {
+	runVariants(b, false, variant{"generated", genDelete}, variant{"dynamic", dynDelete})
+}
+
+func BenchmarkKeep(b *testing.B) {
+	runVariants(b, false, variant{"generated", genKeep}, variant{"dynamic", dynKeep})
+}
+
+func BenchmarkDOMLoad(b *testing.B) {
+	runVariants(b, true, variant{"generated", genUnmarshal}, variant{"dynamicpb", dynamicpbUnmarshal}, variant{"dynamic", dynDOMLoad})
+}
+
+func BenchmarkDOMSerialize(b *testing.B) {
+	runVariants(b, true, variant{"generated", genMarshal}, variant{"dynamic", dynDOMSerialize})
+}
+
+// BenchmarkTargets measures the engine against generated code on the
+// Medium fixture for each speed target, the two in alternating rounds
+// (see internal/benchpair); x is how many times faster the engine is.
+// Run it with -benchtime 30x for 30 pairs of rounds.
+func BenchmarkTargets(b *testing.B) {
+	var medium benchCase
+	for _, c := range benchCases(b) {
+		if c.name == "Medium" {
+			medium = c
+		}
+	}
+	for _, t := range []struct {
+		name       string
+		base, ours func(*testing.B, benchCase) func()
+	}{
+		{"Get", genGet, dynGet},
+		{"Set", genSet, dynSet},
+		{"Delete", genDelete, dynDelete},
+		{"Keep", genKeep, dynKeep},
+		{"DOMLoad", genUnmarshal, dynDOMLoad},
+		{"DOMSerialize", genMarshal, dynDOMSerialize},
+		{"Validate", genUnmarshal, dynValidate},
+	} {
+		b.Run(t.name, func(b *testing.B) {
+			benchpair.Compare(b, t.base(b, medium), t.ours(b, medium))
 		})
 	}
 }
