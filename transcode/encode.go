@@ -20,11 +20,20 @@ func Marshal(t *dynamic.Type, wire []byte) ([]byte, error) {
 // to JSON. The JSON is printed into a pooled buffer and copied into the
 // result, one allocation of the exact size.
 func (o MarshalOptions) Marshal(t *dynamic.Type, wire []byte) ([]byte, error) {
+	return exactCopy(func(dst []byte) ([]byte, error) { return o.marshal(dst, planOf(t), wire) })
+}
+
+// exactCopy runs convert on a pooled buffer and returns a copy of its
+// result of the exact size, one allocation (none on error).
+func exactCopy(convert func(dst []byte) ([]byte, error)) ([]byte, error) {
 	buf := outputs.Get().(*[]byte)
-	out, err := o.marshal((*buf)[:0], planOf(t), wire)
+	out, err := convert((*buf)[:0])
 	var res []byte
 	if err == nil {
 		res = append([]byte(nil), out...)
+		if res == nil {
+			res = []byte{}
+		}
 	}
 	if cap(out) <= maxPooledOutput {
 		*buf = out[:0]
@@ -33,7 +42,8 @@ func (o MarshalOptions) Marshal(t *dynamic.Type, wire []byte) ([]byte, error) {
 	return res, err
 }
 
-// outputs pools Marshal's print buffers, up to maxPooledOutput bytes.
+// outputs pools the conversion buffers of exactCopy, up to maxPooledOutput
+// bytes.
 var outputs = sync.Pool{New: func() any { return new([]byte) }}
 
 const maxPooledOutput = 1 << 20
