@@ -12,12 +12,17 @@ RACE_RE   = ^$(MODULE)/(internal|schema|invoke|load|interceptor|server|examples|
 # The conformance suite runs once, on its own (see conformance).
 CONF_RE   = ^$(MODULE)/internal/conformance(/|$$)
 
-.PHONY: test deps vet race unit browser conformance fuzz gen build
+.PHONY: test deps vet race unit browser conformance fuzz gen build targets
 
 test: deps vet race unit browser conformance fuzz
 
 build:
 	$(GO) build -o bin/rpckit ./cmd/rpckit
+
+# The speed targets with the ratios measured now; not part of test, as
+# timing is measured and reported, never asserted.
+targets:
+	bench/targets.sh
 
 # Python gRPC (a C-core implementation) for the interop tests; the
 # grpc-web npm client for the gateway's gRPC-Web test; Debian's chromium,

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# The speed targets of the dynamic engine, the transcoder and the service
+# runtime, each with the ratio measured now and whether it holds.
+#
+#   bench/targets.sh [ROUNDS] [RUNS]      (default 30 pairs of rounds, 3 runs)
+#
+# Each target compares rpckit's code with its baseline in the same process,
+# the two in alternating rounds (internal/benchpair; for the interceptor
+# chain, 100 ms rounds of 16 callers against a bare and a chained server),
+# so that the machine's changing speed reaches both alike. Each run gives
+# the median ratio of its rounds; the table has the median of the runs,
+# and the lowest and highest.
+#
+#   dynamic    BenchmarkTargets: the Medium fixture against generated code
+#   transcode  BenchmarkTargets: Small and Medium against protojson on
+#              generated types (Marshal from the same wire bytes)
+#   interceptor BenchmarkChainCostPaired/server: unary echo calls/s with the
+#              standard server chain over bare grpc-go
+#
+# Loopback only. Prints the table; exits 0 whether the targets hold or not.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROUNDS=${1:-30}
+RUNS=${2:-3}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+for pkg in dynamic transcode interceptor; do
+  go test -c -o "$tmp/$pkg.test" "./$pkg"
+done
+for run in $(seq "$RUNS"); do
+  for pkg in dynamic transcode; do
+    (cd "$pkg" && "$tmp/$pkg.test" -test.run '^$' -test.bench '^BenchmarkTargets$' \
+      -test.benchtime "${ROUNDS}x") | awk -v pkg="$pkg" '
+        /^BenchmarkTargets\// {
+          name = $1; sub(/^BenchmarkTargets\//, "", name); sub(/-[0-9]+$/, "", name)
+          for (i = 3; i < NF; i++) if ($(i+1) == "x") print pkg, name, $i
+        }' >> "$tmp/ratios"
+  done
+  (cd interceptor && "$tmp/interceptor.test" -test.run '^$' \
+    -test.bench '^BenchmarkChainCostPaired$/^server$' -test.benchtime "${ROUNDS}x") | awk '
+      /^BenchmarkChainCostPaired\/server/ {
+        for (i = 3; i < NF; i++) if ($(i+1) == "chain/bare") print "interceptor", "ChainCost", $i
+      }' >> "$tmp/ratios"
+done
+
+# target: package, name, how the ratio is read, the line it must reach.
+cat > "$tmp/targets" <<'EOF'
+dynamic Get faster 40
+dynamic Set faster 20
+dynamic Delete faster 20
+dynamic Keep faster 3.5
+dynamic DOMLoad faster 5
+dynamic DOMSerialize faster 2.5
+dynamic Validate faster 30
+transcode Marshal/Small faster 8
+transcode Marshal/Medium faster 11
+transcode Unmarshal/Small faster 7
+transcode Unmarshal/Medium faster 8
+interceptor ChainCost kept 0.90
+EOF
+
+awk -v runs="$RUNS" '
+  NR == FNR { got[$1 " " $2] = got[$1 " " $2] " " $3; next }
+  {
+    key = $1 " " $2
+    n = split(got[key], v, " ")
+    if (n == 0) { printf "%-12s %-18s no result\n", $1, $2; next }
+    for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+    med = n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+    if ($3 == "faster") {
+      line = sprintf(">= %sx", $4); shown = sprintf("%.1fx (%.1f-%.1f)", med, v[1], v[n])
+    } else {
+      line = sprintf("cost < %d%%", (1 - $4) * 100 + 0.5)
+      shown = sprintf("cost %.1f%% (%.1f-%.1f)", (1 - med) * 100, (1 - v[n]) * 100, (1 - v[1]) * 100)
+    }
+    printf "%-12s %-18s %-12s %-28s %s\n", $1, $2, line, shown, (med >= $4 ? "holds" : "misses")
+  }
+  BEGIN { printf "%-12s %-18s %-12s %-28s %s\n", "package", "target", "line", "median of " runs " runs (range)", "" }
+' "$tmp/ratios" "$tmp/targets"
