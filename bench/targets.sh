@@ -69,7 +69,7 @@ awk -v runs="$RUNS" '
   {
     key = $1 " " $2
     n = split(got[key], v, " ")
-    if (n == 0) { printf "%-12s %-18s no result\n", $1, $2; next }
+    if (n == 0) { printf "%-12s %-22s no result\n", $1, $2; next }
     for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
     med = n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
     if ($3 == "faster") {
@@ -78,7 +78,7 @@ awk -v runs="$RUNS" '
       line = sprintf("cost < %d%%", (1 - $4) * 100 + 0.5)
       shown = sprintf("cost %.1f%% (%.1f-%.1f)", (1 - med) * 100, (1 - v[n]) * 100, (1 - v[1]) * 100)
     }
-    printf "%-12s %-18s %-12s %-28s %s\n", $1, $2, line, shown, (med >= $4 ? "holds" : "misses")
+    printf "%-12s %-22s %-12s %-28s %s\n", $1, $2, line, shown, (med >= $4 ? "holds" : "misses")
   }
-  BEGIN { printf "%-12s %-18s %-12s %-28s %s\n", "package", "target", "line", "median of " runs " runs (range)", "" }
+  BEGIN { printf "%-12s %-22s %-12s %-28s %s\n", "package", "target", "line", "median of " runs " runs (range)", "" }
 ' "$tmp/ratios" "$tmp/targets"

@@ -47,6 +47,9 @@ func (k *compiler) oneofs(t *Type) {
 
 func (k *compiler) addField(t *Type, f *Field) {
 	t.Fields = append(t.Fields, f)
+	if f.Desc.Cardinality() == protoreflect.Required {
+		t.Required = append(t.Required, f)
+	}
 	t.byName[f.Name] = f
 	t.byJSON[f.JSONName] = f
 	if f.Num < denseLimit {

@@ -18,6 +18,8 @@ type Type struct {
 	Oneofs []*Oneof // real oneofs, not the synthetic ones of proto3 optional
 	// MapEntry reports whether this is the entry type of a map field.
 	MapEntry bool
+	// Required lists the proto2 required fields, in declaration order.
+	Required []*Field
 
 	dense  []*Field // by number, for numbers below denseLimit
 	sparse map[protowire.Number]*Field

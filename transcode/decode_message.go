@@ -100,7 +100,7 @@ func (d *decoder) object(t *dynamic.Type, skipType bool) error {
 	}
 	d.pos++
 	d.big = d.big[:fr.big]
-	if d.noReq == 0 && !d.partial && t.Desc.Syntax() != protoreflect.Proto3 {
+	if len(t.Required) > 0 && d.noReq == 0 && !d.partial {
 		return d.checkRequired(t, &fr, open)
 	}
 	return nil
@@ -303,8 +303,8 @@ func (d *decoder) messageField(f *dynamic.Field) error {
 // checkRequired reports the first required field of t the object did not
 // set (protojson's proto.CheckInitialized).
 func (d *decoder) checkRequired(t *dynamic.Type, fr *frame, off int) error {
-	for _, f := range t.Fields {
-		if f.Desc.Cardinality() == protoreflect.Required && !d.isSet(fr, f.Num) {
+	for _, f := range t.Required {
+		if !d.isSet(fr, f.Num) {
 			return d.errAt(off, "required field %s not set", f.Desc.FullName())
 		}
 	}
