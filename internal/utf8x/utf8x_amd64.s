@@ -82,8 +82,10 @@
 // the lowest bit set is in the high half, the first escape is there and the
 // low half has none, so the index is the bit less 32-n (16-n).
 //
-// Nothing outside the slice is read. Inputs under 8 bytes are the caller's
-// to handle.
+// Nothing outside the slice is read. Inputs under 8 bytes are read a byte
+// at a time: ASCII (for ScanJSON, ASCII that needs no escape) is answered
+// at once, anything else goes to the Go code, as does every input when the
+// CPU lacks AVX2.
 
 // Offsets into ·avx2Consts (type avx2Table in utf8x_amd64.go).
 #define PREV_HI 0
