@@ -47,7 +47,7 @@ func (k *compiler) oneofs(t *Type) {
 
 func (k *compiler) addField(t *Type, f *Field) {
 	t.Fields = append(t.Fields, f)
-	if f.Desc.Cardinality() == protoreflect.Required {
+	if f.Required {
 		t.Required = append(t.Required, f)
 	}
 	t.byName[f.Name] = f
@@ -82,6 +82,7 @@ func (k *compiler) field(t *Type, fd protoreflect.FieldDescriptor) *Field {
 		Packed:      fd.IsPacked(),
 		Oneof:       oneofIndex(t, fd),
 		HasPresence: fd.HasPresence(),
+		Required:    fd.Cardinality() == protoreflect.Required,
 		UTF8:        enforceUTF8(fd),
 	}
 	f.Packable = f.List && f.WireType != protowire.BytesType && f.WireType != protowire.StartGroupType

@@ -29,6 +29,8 @@ type Field struct {
 	// HasPresence reports whether the field tracks presence (proto2
 	// optional, proto3 optional, messages, oneof members).
 	HasPresence bool
+	// Required reports whether the field is a proto2 required field.
+	Required bool
 	// UTF8 reports whether string values must be valid UTF-8.
 	UTF8 bool
 	Enum *Enum

@@ -135,7 +135,8 @@ func (d *decoder) see(fr *frame, n protowire.Number) bool {
 	return d.bigMark(fr, int64(n)<<bigShift|bigSeen)
 }
 
-// markSet records that the field numbered n holds a value.
+// markSet records that the field numbered n, a required one, holds a
+// value.
 func (d *decoder) markSet(fr *frame, n protowire.Number) {
 	if n < frameBits {
 		fr.set[n>>6] |= 1 << (n & 63)

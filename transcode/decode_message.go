@@ -235,7 +235,7 @@ func (d *decoder) field(f *dynamic.Field, fr *frame, keyOff int) error {
 		return d.errAt(keyOff, "oneof %s is already set", f.Desc.ContainingOneof().FullName())
 	}
 	ok, err := d.singular(f)
-	if ok {
+	if ok && f.Required {
 		d.markSet(fr, f.Num)
 	}
 	return err
