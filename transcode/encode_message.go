@@ -320,8 +320,8 @@ func (e *encoder) packed(f *fieldPlan, r *rec) (int, error) {
 	for p := int(r.start); p < len(b); n++ {
 		v, next := uint64(b[p]), p+1
 		if v >= 0x80 {
-			if v, next, _ = wire.Varint(b, p); next < 0 {
-				_, _, c := wire.Varint(b, p)
+			var c wire.Code
+			if v, next, c = wire.Varint(b, p); next < 0 {
 				return 0, e.codeErr(p, c, f)
 			}
 		}
