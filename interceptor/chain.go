@@ -91,9 +91,10 @@ func unaryChainOf(opts ServerChainOptions, l *slog.Logger) grpc.UnaryServerInter
 // The deadline cap sits outside recovery here, which changes nothing: it
 // cannot panic.
 func (c *unaryChain) intercept(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
-	rc := incomingRequestID(ctx)
-	rc.setHeader()
-	ctx = rc
+	ctx, rc := incomingRequestID(ctx)
+	// SetHeader fails only once headers are sent, which no handler has
+	// done yet.
+	_ = grpc.SetHeader(ctx, rc.headerMD())
 	var s *methodSeries
 	if c.metrics != nil {
 		s = c.metrics.server.series(typeUnary, info.FullMethod)

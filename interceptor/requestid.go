@@ -100,40 +100,44 @@ func validRequestID(id string) bool {
 }
 
 // incomingRequestID takes the caller's id from incoming metadata, or makes
-// one when it is missing or unusable, and returns ctx carrying it.
-func incomingRequestID(ctx context.Context) *requestIDContext {
+// one when it is missing or unusable, and returns the context carrying it,
+// with the holder of the id. A context that already carries an id is
+// returned as it is, with the holder found in it.
+func incomingRequestID(ctx context.Context) (context.Context, *requestIDContext) {
 	if c, ok := ctx.Value(requestIDKey{}).(*requestIDContext); ok && c.id != "" {
-		return c
+		return ctx, c
 	}
+	var c *requestIDContext
 	if vals := metadata.ValueFromIncomingContext(ctx, RequestIDHeader); len(vals) > 0 && validRequestID(vals[0]) {
-		return &requestIDContext{Context: ctx, id: vals[0], header: [1]string{vals[0]}}
+		c = &requestIDContext{Context: ctx, id: vals[0], header: [1]string{vals[0]}}
+	} else {
+		c = withNewRequestID(ctx)
 	}
-	return withNewRequestID(ctx)
+	return c, c
 }
 
-// setHeader adds the id to the response headers of the call of c.
-// SetHeader fails only once headers are sent, which no handler has done
-// yet. grpc-go copies the values; the list is c's own, never changed.
-func (c *requestIDContext) setHeader() {
-	_ = grpc.SetHeader(c, metadata.MD{RequestIDHeader: c.header[:]})
-}
+// headerMD is the response header that carries the id. grpc-go copies the
+// values; the list is c's own, never changed.
+func (c *requestIDContext) headerMD() metadata.MD { return metadata.MD{RequestIDHeader: c.header[:]} }
 
 // UnaryServerRequestID puts the request id in the handler's context and in
 // the response headers.
 func UnaryServerRequestID() grpc.UnaryServerInterceptor {
 	return func(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
-		c := incomingRequestID(ctx)
-		c.setHeader()
-		return handler(c, req)
+		ctx, c := incomingRequestID(ctx)
+		// SetHeader fails only once headers are sent, which the handler
+		// has not done yet.
+		_ = grpc.SetHeader(ctx, c.headerMD())
+		return handler(ctx, req)
 	}
 }
 
 // StreamServerRequestID is UnaryServerRequestID for streams.
 func StreamServerRequestID() grpc.StreamServerInterceptor {
 	return func(srv any, ss grpc.ServerStream, _ *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
-		c := incomingRequestID(ss.Context())
-		_ = ss.SetHeader(metadata.MD{RequestIDHeader: {c.id}})
-		return handler(srv, withContext(ss, c))
+		ctx, c := incomingRequestID(ss.Context())
+		_ = ss.SetHeader(c.headerMD())
+		return handler(srv, withContext(ss, ctx))
 	}
 }
 

@@ -180,3 +180,40 @@ func TestRequestIDClientKeepsExplicit(t *testing.T) {
 		t.Errorf("server saw %q, want [explicit]", got)
 	}
 }
+
+// TestRequestIDKeepsOuterContext: when an interceptor outside has already
+// put an id in the context, and more after it, the request-id interceptor
+// and the unary chain keep that id and hand the handler the whole context,
+// not the one the id was put in.
+func TestRequestIDKeepsOuterContext(t *testing.T) {
+	type key struct{}
+	outer := func(ctx context.Context, req any, _ *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
+		ctx = interceptor.WithRequestID(ctx, "outer-id")
+		return h(context.WithValue(ctx, key{}, "after the id"), req)
+	}
+	for name, inner := range map[string]grpc.UnaryServerInterceptor{
+		"UnaryServerRequestID": interceptor.UnaryServerRequestID(),
+		"UnaryServerChain":     interceptor.UnaryServerChain(interceptor.ServerChainOptions{Logger: slog.New(slog.DiscardHandler)}),
+	} {
+		t.Run(name, func(t *testing.T) {
+			type seen struct{ id, value any }
+			got := make(chan seen, 1)
+			svc := &testService{unary: func(ctx context.Context, _ *testgrpc.SimpleRequest) (*testgrpc.SimpleResponse, error) {
+				id, _ := interceptor.RequestIDFromContext(ctx)
+				got <- seen{id, ctx.Value(key{})}
+				return &testgrpc.SimpleResponse{}, nil
+			}}
+			client := dial(t, serve(t, svc, grpc.ChainUnaryInterceptor(outer, inner)))
+			var header metadata.MD
+			if _, err := client.UnaryCall(testContext(t), &testgrpc.SimpleRequest{}, grpc.Header(&header)); err != nil {
+				t.Fatal(err)
+			}
+			if s := <-got; s.id != "outer-id" || s.value != "after the id" {
+				t.Errorf("handler saw id %v and value %v, want outer-id and the outer value", s.id, s.value)
+			}
+			if ids := header.Get(interceptor.RequestIDHeader); len(ids) != 1 || ids[0] != "outer-id" {
+				t.Errorf("response header %v, want [outer-id]", ids)
+			}
+		})
+	}
+}
