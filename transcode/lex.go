@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"unicode/utf8"
+
+	"github.com/rpckit/rpckit/internal/utf8x"
 )
 
 // The lexer: the JSON grammar as protojson's reader accepts it, over the
@@ -109,7 +111,7 @@ func (d *decoder) scanString() (jsonString, error) {
 			d.pos = i + 1
 			return s, nil
 		case c >= utf8.RuneSelf:
-			n := utf8Seq(in, i)
+			n := utf8x.RuneLen(in[i:])
 			if n == 0 {
 				return s, d.errAt(i, "invalid UTF-8 in string")
 			}
@@ -125,42 +127,6 @@ func (d *decoder) scanString() (jsonString, error) {
 			return s, d.errAt(i, "invalid character %q in string", rune(c))
 		}
 	}
-}
-
-// utf8Seq returns the length of the valid UTF-8 sequence at in[i], a byte
-// that is not ASCII, or 0 if there is none: utf8.DecodeRune's rules (no
-// overlong forms, no surrogates, nothing above U+10FFFF).
-func utf8Seq(in []byte, i int) int {
-	c := in[i]
-	cont := func(j int, lo, hi byte) bool { return j < len(in) && lo <= in[j] && in[j] <= hi }
-	switch {
-	case c < 0xc2:
-	case c < 0xe0:
-		if cont(i+1, 0x80, 0xbf) {
-			return 2
-		}
-	case c < 0xf0:
-		lo, hi := byte(0x80), byte(0xbf)
-		if c == 0xe0 {
-			lo = 0xa0
-		} else if c == 0xed {
-			hi = 0x9f
-		}
-		if cont(i+1, lo, hi) && cont(i+2, 0x80, 0xbf) {
-			return 3
-		}
-	case c < 0xf5:
-		lo, hi := byte(0x80), byte(0xbf)
-		if c == 0xf0 {
-			lo = 0x90
-		} else if c == 0xf4 {
-			hi = 0x8f
-		}
-		if cont(i+1, lo, hi) && cont(i+2, 0x80, 0xbf) && cont(i+3, 0x80, 0xbf) {
-			return 4
-		}
-	}
-	return 0
 }
 
 // checkEscape checks the escape sequence at i and returns its length.

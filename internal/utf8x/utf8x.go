@@ -64,7 +64,7 @@ func validTail(b []byte) bool {
 			i++
 			continue
 		}
-		size := runeLen(b[i:])
+		size := RuneLen(b[i:])
 		if size == 0 {
 			return false
 		}
@@ -120,10 +120,11 @@ func leadFor(c byte) leadSpec {
 	return s
 }
 
-// runeLen returns the length of the valid multi-byte sequence that starts
-// b, or 0 when it is not valid UTF-8 (overlong forms, surrogates and code
-// points past U+10FFFF included).
-func runeLen(b []byte) int {
+// RuneLen returns the length of the valid multi-byte sequence that starts
+// b, whose first byte is not ASCII, or 0 when it is not valid UTF-8:
+// utf8.DecodeRune's rules (no overlong forms, no surrogates, nothing past
+// U+10FFFF).
+func RuneLen(b []byte) int {
 	s := &utf8Lead[b[0]&0x7f]
 	if s.size == 0 || int(s.size) > len(b) || b[1]-s.lo > s.span {
 		return 0

@@ -83,6 +83,36 @@ func TestImpls(t *testing.T) {
 	}
 }
 
+// TestRuneLen compares RuneLen with utf8.DecodeRune on every lead byte
+// with every second byte, and on random longer sequences.
+func TestRuneLen(t *testing.T) {
+	check := func(b []byte) {
+		t.Helper()
+		r, size := utf8.DecodeRune(b)
+		want := size
+		if r == utf8.RuneError && size <= 1 {
+			want = 0
+		}
+		if got := RuneLen(b); got != want {
+			t.Fatalf("RuneLen(% x) = %d, utf8.DecodeRune says %d", b, got, want)
+		}
+	}
+	for c0 := 0x80; c0 < 0x100; c0++ {
+		check([]byte{byte(c0)})
+		for c1 := range 0x100 {
+			check([]byte{byte(c0), byte(c1)})
+			check([]byte{byte(c0), byte(c1), 0x80, 0x80})
+			check([]byte{byte(c0), byte(c1), 0xbf, 0x7f})
+			check([]byte{byte(c0), byte(c1), 0x80})
+		}
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 200000 {
+		b := []byte{byte(0x80 + r.IntN(0x80)), byte(r.IntN(0x100)), byte(r.IntN(0x100)), byte(r.IntN(0x100))}
+		check(b[:1+r.IntN(4)])
+	}
+}
+
 // asciiPad is ASCII filler with bytes from both ends of the range, control
 // characters, quotes and backslashes included.
 func asciiPad(n int) []byte {
