@@ -218,19 +218,70 @@
 	VPANDN    r4, r5, r4; \
 	VPMOVMSKB r4, CX
 
+// DISPATCH loads b into SI (base) and BX (length) and branches on the
+// length: under 8 bytes to tiny, without AVX2 to generic (the Go code),
+// 8 to 15 to short, over 32 to long; 16 to 32 fall through. R8 points at
+// the tables.
+#define DISPATCH \
+	MOVQ b_base+0(FP), SI;   \
+	MOVQ b_len+8(FP), BX;    \
+	CMPQ BX, $8;             \
+	JB   tiny;               \
+	CMPB ·useAVX2(SB), $0;   \
+	JEQ  generic;            \
+	LEAQ ·avx2Consts(SB), R8; \
+	CMPQ BX, $16;            \
+	JB   short;              \
+	CMPQ BX, $32;            \
+	JA   long
+
+// BLOCKS checks the blocks of a long input from DI (a multiple of 32
+// bytes in) to the end, DX holding the start of the last block, and goes
+// on to done; entered at rest_loop. ScanJSON also enters it at rest_block
+// with a loaded block in Y0 and at last with the last block's ASCII mask
+// in AX. The last block overlaps the one before: DI = n-32 there.
+#define BLOCKS \
+rest_loop:                    \
+	CMPQ      DI, DX;         \
+	JA        rest_tail;      \
+	VMOVDQU   (SI)(DI*1), Y0; \
+rest_block:                   \
+	VPMOVMSKB Y0, AX;         \
+	TESTL     AX, AX;         \
+	JZ        rest_ascii;     \
+	PREV_LOAD;                \
+	CHECK;                    \
+	ACCUMULATE;               \
+	ADDQ      $32, DI;        \
+	JMP       rest_loop;      \
+rest_ascii:                   \
+	ASCII_BLOCK;              \
+	ADDQ      $32, DI;        \
+	JMP       rest_loop;      \
+rest_tail:                    \
+	CMPQ      DI, BX;         \
+	JEQ       done;           \
+	MOVQ      DX, DI;         \
+	VMOVDQU   (SI)(DI*1), Y0; \
+	VPMOVMSKB Y0, AX;         \
+last:                         \
+	TESTL     AX, AX;         \
+	JZ        done;           \
+	CMPQ      DI, $3;         \
+	JB        last_near;      \
+	PREV_LOAD;                \
+	CHECK;                    \
+	JMP       last_checked;   \
+last_near:                    \
+	PREV_FROM_ZERO;           \
+	CHECK;                    \
+	VPAND     FROM3(R8), Y4, Y4; \
+last_checked:                 \
+	ACCUMULATE
+
 // func Valid(b []byte) bool
 TEXT ·Valid(SB), NOSPLIT, $0-25
-	MOVQ b_base+0(FP), SI
-	MOVQ b_len+8(FP), BX
-	CMPQ BX, $8
-	JB   tiny
-	CMPB ·useAVX2(SB), $0
-	JEQ  generic
-	LEAQ ·avx2Consts(SB), R8
-	CMPQ BX, $16
-	JB   short
-	CMPQ BX, $32
-	JA   long
+	DISPATCH
 
 	// 16 to 32 bytes: b[0:16] in the low lane, b[n-16:n] in the high.
 	VMOVDQU     (SI), X0
@@ -272,47 +323,7 @@ long:
 first_done:
 	MOVQ $32, DI
 	LEAQ -32(BX), DX // the start of the last block
-
-loop:
-	CMPQ      DI, DX
-	JA        tail
-	VMOVDQU   (SI)(DI*1), Y0
-	VPMOVMSKB Y0, AX
-	TESTL     AX, AX
-	JZ        loop_ascii
-	PREV_LOAD
-	CHECK
-	ACCUMULATE
-	ADDQ      $32, DI
-	JMP       loop
-
-loop_ascii:
-	ASCII_BLOCK
-	ADDQ  $32, DI
-	JMP   loop
-
-tail:
-	CMPQ      DI, BX
-	JEQ       done
-	MOVQ      DX, DI
-	VMOVDQU   (SI)(DI*1), Y0
-	VPMOVMSKB Y0, AX
-	TESTL     AX, AX
-	JZ        done
-	CMPQ      DI, $3
-	JB        tail_near
-	PREV_LOAD
-	CHECK
-	JMP       tail_checked
-
-tail_near:
-	PREV_FROM_ZERO
-	CHECK
-	VPAND FROM3(R8), Y4, Y4
-
-tail_checked:
-	ACCUMULATE
-	JMP      done
+	BLOCKS
 
 done:
 	VPOR       Y10, Y11, Y11
@@ -349,17 +360,7 @@ generic:
 
 // func ScanJSON(b []byte) (ok bool, esc int)
 TEXT ·ScanJSON(SB), NOSPLIT, $0-40
-	MOVQ b_base+0(FP), SI
-	MOVQ b_len+8(FP), BX
-	CMPQ BX, $8
-	JB   tiny
-	CMPB ·useAVX2(SB), $0
-	JEQ  generic
-	LEAQ ·avx2Consts(SB), R8
-	CMPQ BX, $16
-	JB   short
-	CMPQ BX, $32
-	JA   long
+	DISPATCH
 
 	// 16 to 32 bytes, as in Valid, after the escapes.
 	VMOVDQU     (SI), X0
@@ -420,9 +421,9 @@ escape16:
 	MOVQ    CX, esc+32(FP)
 	JMP     check16
 
-	// Over 32 bytes: the loop of Valid with the escapes of each
-	// block found first, until a block has one; then the same loop without
-	// (rest_loop). A block of plain bytes is an ASCII block.
+	// Over 32 bytes: Valid's loop with the escapes of each block found
+	// first, until a block has one; then Valid's loop itself (BLOCKS). A
+	// block of plain bytes is an ASCII block.
 long:
 	LOAD_TABLES
 	VMOVDQU   CTRL_MAX(R8), Y7
@@ -497,51 +498,7 @@ tail:
 	LEAQ      (DI)(CX*1), R9
 	JMP       last
 
-rest_loop:
-	CMPQ    DI, DX
-	JA      rest_tail
-	VMOVDQU (SI)(DI*1), Y0
-
-rest_block:
-	VPMOVMSKB Y0, AX
-	TESTL     AX, AX
-	JZ        rest_ascii
-	PREV_LOAD
-	CHECK
-	ACCUMULATE
-	ADDQ      $32, DI
-	JMP       rest_loop
-
-rest_ascii:
-	ASCII_BLOCK
-	ADDQ  $32, DI
-	JMP   rest_loop
-
-rest_tail:
-	CMPQ      DI, BX
-	JEQ       done
-	MOVQ      DX, DI
-	VMOVDQU   (SI)(DI*1), Y0
-	VPMOVMSKB Y0, AX
-
-	// The last block, overlapping the one before: DI = n-32, its ASCII
-	// mask in AX.
-last:
-	TESTL AX, AX
-	JZ    done
-	CMPQ  DI, $3
-	JB    last_near
-	PREV_LOAD
-	CHECK
-	JMP   last_checked
-
-last_near:
-	PREV_FROM_ZERO
-	CHECK
-	VPAND FROM3(R8), Y4, Y4
-
-last_checked:
-	ACCUMULATE
+	BLOCKS
 
 done:
 	MOVQ       R9, esc+32(FP)
