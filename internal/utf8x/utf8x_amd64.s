@@ -235,6 +235,22 @@
 	CMPQ BX, $32;            \
 	JA   long
 
+// LONG_START loads the tables and clears the errors (Y11) and the end
+// check (Y10) for the block loop of a long input.
+#define LONG_START \
+	LOAD_TABLES;              \
+	VPXOR     Y11, Y11, Y11;  \
+	VPXOR     Y10, Y10, Y10
+
+// FIRST_BLOCK checks the first block of a long input, in Y0 with its ASCII
+// mask in AX, and goes on to first_done.
+#define FIRST_BLOCK \
+	TESTL     AX, AX;         \
+	JZ        first_done;     \
+	PREV_FROM_ZERO;           \
+	CHECK;                    \
+	ACCUMULATE
+
 // BLOCKS checks the blocks of a long input from DI (a multiple of 32
 // bytes in) to the end, DX holding the start of the last block, and goes
 // on to done; entered at rest_loop. ScanJSON also enters it at rest_block
@@ -309,16 +325,10 @@ short:
 	RET
 
 long:
-	LOAD_TABLES
-	VPXOR     Y11, Y11, Y11
-	VPXOR     Y10, Y10, Y10
+	LONG_START
 	VMOVDQU   (SI), Y0
 	VPMOVMSKB Y0, AX
-	TESTL     AX, AX
-	JZ        first_done
-	PREV_FROM_ZERO
-	CHECK
-	ACCUMULATE
+	FIRST_BLOCK
 
 first_done:
 	MOVQ $32, DI
@@ -425,12 +435,10 @@ escape16:
 	// first, until a block has one; then Valid's loop itself (BLOCKS). A
 	// block of plain bytes is an ASCII block.
 long:
-	LOAD_TABLES
+	LONG_START
 	VMOVDQU   CTRL_MAX(R8), Y7
 	VMOVDQU   QUOTE(R8), Y8
 	VMOVDQU   BACKSLASH(R8), Y9
-	VPXOR     Y11, Y11, Y11
-	VPXOR     Y10, Y10, Y10
 	MOVQ      BX, R9
 	LEAQ      -32(BX), DX // the start of the last block
 	VMOVDQU   (SI), Y0
@@ -444,11 +452,7 @@ long:
 	BSFL      CX, R9
 
 first:
-	TESTL    AX, AX
-	JZ       first_done
-	PREV_FROM_ZERO
-	CHECK
-	ACCUMULATE
+	FIRST_BLOCK
 
 first_done:
 	MOVQ $32, DI
