@@ -21,21 +21,10 @@ func Unmarshal(t *dynamic.Type, json []byte) ([]byte, error) {
 // protojson would build, save that fields and map entries come in the
 // order of the JSON.
 //
-// The result is one allocation. Short input is converted straight into a
-// buffer of its own length, which the wire form rarely exceeds; longer
-// input into a pooled buffer, then copied into one of the exact size: the
-// wire form is often a third smaller than the JSON, and the garbage
-// collector's work follows the bytes allocated.
+// The result is one allocation (see convertOut).
 func (o UnmarshalOptions) Unmarshal(t *dynamic.Type, json []byte) ([]byte, error) {
-	if len(json) < pooledUnmarshalFrom {
-		return o.UnmarshalAppend(make([]byte, 0, len(json)+16), t, json)
-	}
-	return exactCopy(func(dst []byte) ([]byte, error) { return o.UnmarshalAppend(dst, t, json) })
+	return planOf(t).wireLen.convertOut(func(dst []byte) ([]byte, error) { return o.UnmarshalAppend(dst, t, json) })
 }
-
-// pooledUnmarshalFrom is the input length from which Unmarshal converts
-// into a pooled buffer.
-const pooledUnmarshalFrom = 1024
 
 // UnmarshalAppend is Unmarshal appending to dst. On error it returns dst
 // unchanged in length.

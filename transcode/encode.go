@@ -17,36 +17,11 @@ func Marshal(t *dynamic.Type, wire []byte) ([]byte, error) {
 }
 
 // Marshal converts wire, the protobuf binary form of a message of type t,
-// to JSON. The JSON is printed into a pooled buffer and copied into the
-// result, one allocation of the exact size.
+// to JSON, in one allocation (see convertOut).
 func (o MarshalOptions) Marshal(t *dynamic.Type, wire []byte) ([]byte, error) {
-	return exactCopy(func(dst []byte) ([]byte, error) { return o.marshal(dst, planOf(t), wire) })
+	p := planOf(t)
+	return p.jsonLen.convertOut(func(dst []byte) ([]byte, error) { return o.marshal(dst, p, wire) })
 }
-
-// exactCopy runs convert on a pooled buffer and returns a copy of its
-// result of the exact size, one allocation (none on error).
-func exactCopy(convert func(dst []byte) ([]byte, error)) ([]byte, error) {
-	buf := outputs.Get().(*[]byte)
-	out, err := convert((*buf)[:0])
-	var res []byte
-	if err == nil {
-		res = append([]byte(nil), out...)
-		if res == nil {
-			res = []byte{}
-		}
-	}
-	if cap(out) <= maxPooledOutput {
-		*buf = out[:0]
-	}
-	outputs.Put(buf)
-	return res, err
-}
-
-// outputs pools the conversion buffers of exactCopy, up to maxPooledOutput
-// bytes.
-var outputs = sync.Pool{New: func() any { return new([]byte) }}
-
-const maxPooledOutput = 1 << 20
 
 // MarshalAppend is Marshal appending to dst; it allocates nothing when dst
 // has room for the result. On error it returns dst unchanged.

@@ -33,6 +33,9 @@ type plan struct {
 	// serializers write, at most 64 oneofs. hasSub says some field holds
 	// messages.
 	direct, hasSub bool
+	// jsonLen and wireLen hint the length of the next JSON printed from
+	// and wire bytes converted to messages of this type.
+	jsonLen, wireLen outputHint
 }
 
 // fieldPlan is one field of a plan, or an extension.

@@ -1,0 +1,77 @@
+package transcode
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+)
+
+// TestOutputHint follows the hint through results of changing length: it
+// starts empty, leaves room for an eighth more than a result, stays put
+// for results of about one size, grows when one outgrows it, shrinks when
+// one needs less than half, and gives up past maxHintedOutput.
+func TestOutputHint(t *testing.T) {
+	var h outputHint
+	steps := []struct {
+		l, hint int // result length, hint after it
+	}{
+		{100, 100 + 12 + 8}, // first result, copied: the hint starts
+		{110, 120},          // fits
+		{60, 120},           // needs 75, more than half of 120
+		{40, 53},            // needs 53, less than half: shrinks
+		{53, 53},            // fits exactly
+		{54, 68},            // outgrows it
+		{1000, 0},           // would need more than maxHintedOutput
+		{1000, 0},           // copied again
+		{200, 233},          // short again: hinted again
+	}
+	for i, s := range steps {
+		var caps []int
+		res, err := h.convertOut(func(dst []byte) ([]byte, error) {
+			caps = append(caps, cap(dst))
+			return append(dst, bytes.Repeat([]byte{'x'}, s.l)...), nil
+		})
+		if err != nil || len(res) != s.l {
+			t.Fatalf("step %d: got %d bytes, %v; want %d", i, len(res), err, s.l)
+		}
+		if got := int(h.n.Load()); got != s.hint {
+			t.Errorf("step %d: result of %d bytes leaves hint %d, want %d", i, s.l, got, s.hint)
+		}
+		if len(caps) != 1 {
+			t.Fatalf("step %d: converted %d times", i, len(caps))
+		}
+	}
+}
+
+// TestOutputHintResults checks that each result has memory of its own,
+// which later conversions do not write to, and that an error gives no
+// result, whichever way the conversion went.
+func TestOutputHintResults(t *testing.T) {
+	var h outputHint
+	var results [][]byte
+	for i := range 6 {
+		res, err := h.convertOut(func(dst []byte) ([]byte, error) {
+			return append(dst, bytes.Repeat([]byte{byte('a' + i)}, 50+i)...), nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		results = append(results, res)
+	}
+	for i, r := range results {
+		if want := bytes.Repeat([]byte{byte('a' + i)}, 50+i); !bytes.Equal(r, want) {
+			t.Errorf("result %d changed to %q", i, r)
+		}
+	}
+	bad := errors.New("bad input")
+	for _, hint := range []int32{0, 80} {
+		h.n.Store(hint)
+		res, err := h.convertOut(func(dst []byte) ([]byte, error) { return append(dst, "partial"...), bad })
+		if err != bad || res != nil {
+			t.Errorf("hint %d: error gives %q, %v; want nil, %v", hint, res, err, bad)
+		}
+		if got := h.n.Load(); got != hint {
+			t.Errorf("hint %d: an error changed the hint to %d", hint, got)
+		}
+	}
+}
