@@ -61,12 +61,44 @@ func BenchmarkChainCost(b *testing.B) {
 // chain, so that changes in the machine's load over the run fall on both
 // alike. It reports both throughputs and chain/bare, their ratio over all
 // rounds. -benchtime Nx sets the number of rounds.
+//
+// The links variants put one interceptor of the server chain alone in
+// front of the echo service, measured the same way, to show what each
+// costs of the whole: "request-id" (whose response header grpc-go encodes
+// and the client decodes on every call), "access-log" (one line to a JSON
+// handler), "metrics", and "header" (a constant response header of the
+// same size, set as request-id sets its own: what any response metadata
+// costs in grpc-go).
 func BenchmarkChainCostPaired(b *testing.B) {
 	echo := echoService()
-	for _, v := range []struct {
+	logger := slog.New(slog.NewJSONHandler(io.Discard, nil))
+	constHeader := metadata.Pairs(interceptor.RequestIDHeader, interceptor.NewRequestID())
+	variants := []struct {
 		name   string
 		client bool
-	}{{"server", false}, {"chain", true}} {
+		server func(m *interceptor.Metrics) []grpc.ServerOption
+	}{
+		{name: "server", server: func(m *interceptor.Metrics) []grpc.ServerOption { return benchServerChain(m, false) }},
+		{name: "chain", client: true, server: func(m *interceptor.Metrics) []grpc.ServerOption { return benchServerChain(m, false) }},
+		{name: "links/request-id", server: func(*interceptor.Metrics) []grpc.ServerOption {
+			return []grpc.ServerOption{grpc.UnaryInterceptor(interceptor.UnaryServerRequestID())}
+		}},
+		{name: "links/access-log", server: func(*interceptor.Metrics) []grpc.ServerOption {
+			return []grpc.ServerOption{grpc.UnaryInterceptor(interceptor.UnaryServerAccessLog(logger))}
+		}},
+		{name: "links/metrics", server: func(m *interceptor.Metrics) []grpc.ServerOption {
+			return []grpc.ServerOption{grpc.UnaryInterceptor(m.UnaryServer())}
+		}},
+		{name: "links/header", server: func(*interceptor.Metrics) []grpc.ServerOption {
+			return []grpc.ServerOption{grpc.UnaryInterceptor(func(ctx context.Context, req any, _ *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
+				if err := grpc.SetHeader(ctx, constHeader); err != nil {
+					return nil, err
+				}
+				return h(ctx, req)
+			})}
+		}},
+	}
+	for _, v := range variants {
 		b.Run(v.name, func(b *testing.B) {
 			m := interceptor.NewMetrics(interceptor.MetricsOptions{})
 			bare := dial(b, serve(b, echo))
@@ -74,7 +106,7 @@ func BenchmarkChainCostPaired(b *testing.B) {
 			if v.client {
 				copts = benchClientChain(b, m)
 			}
-			chained := dial(b, serve(b, echo, benchServerChain(m, false)...), copts...)
+			chained := dial(b, serve(b, echo, v.server(m)...), copts...)
 			var bareCalls, chainCalls int
 			var bareTime, chainTime time.Duration
 			for b.Loop() {
