@@ -17,7 +17,9 @@
 #              same output (UnmarshalParse: against protojson.Unmarshal
 #              alone, which stops short of the wire bytes)
 #   interceptor BenchmarkChainCostPaired/server: unary echo calls/s with the
-#              standard server chain over bare grpc-go
+#              standard server chain over bare grpc-go; the links/ rows, the
+#              cost of one link of it alone (header: a constant response
+#              header, what any response metadata costs in grpc-go)
 #
 # Loopback only. Prints the table; exits 0 whether the targets hold or not.
 set -euo pipefail
@@ -40,9 +42,11 @@ for run in $(seq "$RUNS"); do
         }' >> "$tmp/ratios"
   done
   (cd interceptor && "$tmp/interceptor.test" -test.run '^$' \
-    -test.bench '^BenchmarkChainCostPaired$/^server$' -test.benchtime "${ROUNDS}x") | awk '
-      /^BenchmarkChainCostPaired\/server/ {
-        for (i = 3; i < NF; i++) if ($(i+1) == "chain/bare") print "interceptor", "ChainCost", $i
+    -test.bench '^BenchmarkChainCostPaired$/^(server|links)$' -test.benchtime "${ROUNDS}x") | awk '
+      /^BenchmarkChainCostPaired\// {
+        name = $1; sub(/^BenchmarkChainCostPaired\//, "", name); sub(/-[0-9]+$/, "", name)
+        if (name == "server") name = "ChainCost"
+        for (i = 3; i < NF; i++) if ($(i+1) == "chain/bare") print "interceptor", name, $i
       }' >> "$tmp/ratios"
 done
 
@@ -62,6 +66,10 @@ transcode Unmarshal/Medium faster 8
 transcode UnmarshalParse/Small faster 7
 transcode UnmarshalParse/Medium faster 8
 interceptor ChainCost kept 0.90
+interceptor links/request-id kept -
+interceptor links/access-log kept -
+interceptor links/metrics kept -
+interceptor links/header kept -
 EOF
 
 awk -v runs="$RUNS" '
@@ -72,6 +80,11 @@ awk -v runs="$RUNS" '
     if (n == 0) { printf "%-12s %-22s no result\n", $1, $2; next }
     for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
     med = n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+    if ($4 == "-") { # a part of a target, shown for what it costs
+      printf "%-12s %-22s %-12s %-28s\n", $1, $2, "(part)",
+        sprintf("cost %.1f%% (%.1f-%.1f)", (1 - med) * 100, (1 - v[n]) * 100, (1 - v[1]) * 100)
+      next
+    }
     if ($3 == "faster") {
       line = sprintf(">= %sx", $4); shown = sprintf("%.1fx (%.1f-%.1f)", med, v[1], v[n])
     } else {
