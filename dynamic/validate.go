@@ -1,6 +1,8 @@
 package dynamic
 
 import (
+	"encoding/binary"
+
 	"github.com/rpckit/rpckit/internal/utf8x"
 	"github.com/rpckit/rpckit/wire"
 	"google.golang.org/protobuf/encoding/protowire"
@@ -40,11 +42,24 @@ func (o ValidateOptions) Validate(t *Type, b []byte) error {
 // validFast reports whether b is a well-formed message of t, walking the
 // records of every depth in one loop with a stack of its own instead of a
 // call per sub-message. It handles records with one-byte tags by table and
-// hands any other to validateSlow. It answers false for anything wrong,
-// and for messages nested deeper than its stack, and leaves the error and
-// its field path to validate. Its cases for leaf records are skipChecked's
-// written out again on purpose: calling skipChecked, which is too large to
-// inline, made the walk about a quarter slower.
+// hands any other, and varints of ten bytes, to validateSlow. It answers
+// false for anything wrong, and for messages nested deeper than its stack,
+// and leaves the error and its field path to validate. Its cases for leaf
+// records are skipChecked's written out again on purpose: calling
+// skipChecked, which is too large to inline, made the walk about a quarter
+// slower.
+//
+// Strings are checked in runs, several at a time. The byte before a string
+// is ASCII, the last of its length; so is the byte after it, the first of
+// the next tag, unless that tag takes two bytes, a record for validateSlow,
+// before which the run is checked. So no multi-byte sequence reaches
+// across the edge of a string, and a run of bytes that holds several
+// strings is valid UTF-8 only if each of them is. The bytes between the
+// strings of a run must be valid too, or a valid message would fail: the
+// run takes in only ASCII ones (one-byte tags, lengths and varints, fixed
+// values without a high bit, the heads of sub-messages and map entries).
+// Any other byte outside a string ends the run before it: b[run:runEnd]
+// is the run, ending with a string, and b[runEnd:p] is ASCII.
 func validFast(t *Type, b []byte, depth int) bool {
 	type frame struct {
 		t   *Type
@@ -52,48 +67,78 @@ func validFast(t *Type, b []byte, depth int) bool {
 	}
 	var stack [32]frame
 	sp, p, end := 0, 0, len(b)
+	run, runEnd := -1, 0
+	ok := true
 	for {
 		for p < end {
 			c := b[p]
 			if c >= 0x80 {
-				next, err := validateSlow(t, b[:end], p, 0, depth-sp)
-				if err != nil {
+				if p, ok = handOff(t, b[:end], p, run, runEnd, depth-sp); !ok {
 					return false
 				}
-				p = next
+				run = -1
 				continue
 			}
 			op := &t.tags[c]
 			switch op.op {
 			case opUTF8:
 				q, e := wire.LenSpan(b[:end], p+1)
-				if e < 0 || !utf8x.Valid(b[q:e]) {
+				if e < 0 {
 					return false
 				}
-				p = e
+				if q != p+2 { // a two-byte length
+					if run >= 0 && !utf8x.Valid(b[run:runEnd]) {
+						return false
+					}
+					run = -1
+				}
+				if run < 0 {
+					run = q
+				}
+				p, runEnd = e, e
+				continue
 			case opMessage:
 				q, e := wire.LenSpan(b[:end], p+1)
 				if e < 0 || sp == len(stack) || depth-sp <= 1 {
 					return false
 				}
+				if q != p+2 && run >= 0 {
+					if !utf8x.Valid(b[run:runEnd]) {
+						return false
+					}
+					run = -1
+				}
 				stack[sp] = frame{t, end}
 				sp++
 				t, p, end = op.f.Message, q, e
+				continue
 			case opVarint:
 				if p+1 < end && b[p+1] < 0x80 {
 					p += 2
 					continue
 				}
-				if p = wire.VarintEnd(b[:end], p+1); p < 0 {
+				if e := wire.VarintEnd(b[:end], p+1); e >= 0 {
+					p = e
+					break
+				}
+				if p, ok = handOff(t, b[:end], p, run, runEnd, depth-sp); !ok {
 					return false
 				}
+				run = -1
+				continue
 			case opFixed64:
 				if p += 9; p > end {
 					return false
 				}
+				if binary.LittleEndian.Uint64(b[p-8:])&0x8080808080808080 == 0 {
+					continue
+				}
 			case opFixed32:
 				if p += 5; p > end {
 					return false
+				}
+				if binary.LittleEndian.Uint32(b[p-4:])&0x80808080 == 0 {
+					continue
 				}
 			case opBytes:
 				if _, p = wire.LenSpan(b[:end], p+1); p < 0 {
@@ -106,19 +151,38 @@ func validFast(t *Type, b []byte, depth int) bool {
 				}
 				p = e
 			default:
-				next, err := validateSlow(t, b[:end], p, 0, depth-sp)
-				if err != nil {
+				if p, ok = handOff(t, b[:end], p, run, runEnd, depth-sp); !ok {
 					return false
 				}
-				p = next
+				run = -1
+				continue
+			}
+			// The record just passed may hold bytes that are not ASCII:
+			// the run ends before it.
+			if run >= 0 {
+				if !utf8x.Valid(b[run:runEnd]) {
+					return false
+				}
+				run = -1
 			}
 		}
 		if sp == 0 {
-			return true
+			return run < 0 || utf8x.Valid(b[run:runEnd])
 		}
 		sp--
 		t, end = stack[sp].t, stack[sp].end
 	}
+}
+
+// handOff checks the run of strings b[run:runEnd] if there is one (run
+// >= 0) and has validateSlow check the record at p, for validFast; it
+// returns the end of the record and whether both are valid.
+func handOff(t *Type, b []byte, p, run, runEnd, depth int) (int, bool) {
+	if run >= 0 && !utf8x.Valid(b[run:runEnd]) {
+		return 0, false
+	}
+	next, err := validateSlow(t, b, p, 0, depth)
+	return next, err == nil
 }
 
 // validate checks b as a message of t; base is b's offset in the bytes

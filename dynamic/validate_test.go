@@ -1,7 +1,9 @@
 package dynamic_test
 
 import (
+	"bytes"
 	"errors"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/rpckit/rpckit/dynamic"
@@ -145,4 +147,106 @@ func deepNext(n int) []byte {
 		b = lenRec(4, b)
 	}
 	return b
+}
+
+// TestValidateStringRuns holds Validate to proto.Unmarshal on messages
+// built to try the way it checks strings: many strings to a message,
+// valid and broken multi-byte sequences placed at their edges (a sequence
+// cut at the end of one string, continuation bytes at the start of the
+// next), with the bytes between them sometimes all ASCII (one-byte tags,
+// lengths and varints, fixed values without high bits, the heads of
+// sub-messages and map entries) and sometimes not (long lengths and
+// varints, doubles, bytes fields, packed runs). A valid message must
+// also pass the non-recursive walk on its own: a run that took in a byte
+// outside a string that is not ASCII would fail it, and leave the message
+// to the slower recursive walk.
+func TestValidateStringRuns(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	pieces := []string{"a", "ok", "é", "€", "😀", "plain text", "\xe2\x82", "\x82", "\xac", "\xf0\x9f", "\xff", "\xc0\xaf", "\xed\xa0\x80"}
+	text := func() []byte {
+		var s []byte
+		bad := r.IntN(4) == 0
+		for range r.IntN(6) {
+			p := pieces[r.IntN(6)] // valid pieces
+			if bad && r.IntN(3) == 0 {
+				p = pieces[6+r.IntN(len(pieces)-6)]
+			}
+			s = append(s, p...)
+		}
+		if r.IntN(8) == 0 { // a two-byte length
+			s = append(s, bytes.Repeat([]byte("long"), 40)...)
+		}
+		return s
+	}
+	varint := func() []byte { return protowire.AppendVarint(nil, r.Uint64()>>r.IntN(64)) }
+	var leaf func(depth int) []byte
+	leaf = func(depth int) []byte {
+		var b []byte
+		for range r.IntN(8) {
+			switch r.IntN(7) {
+			case 0:
+				b = append(b, lenRec(1, text())...)
+			case 1:
+				b = append(b, cat(tagb(2, protowire.VarintType), varint())...)
+			case 2:
+				b = append(b, lenRec(3, cat(varint(), varint()))...)
+			case 3:
+				if depth > 0 {
+					b = append(b, lenRec(4, leaf(depth-1))...)
+				}
+			case 4:
+				b = append(b, lenRec(5, cat(lenRec(1, text()), tagb(2, protowire.VarintType), varint()))...)
+			case 5:
+				b = append(b, lenRec(6, text())...)
+			case 6:
+				b = append(b, cat(tagb(7, protowire.VarintType), varint())...)
+			}
+		}
+		return b
+	}
+	rich := func() []byte {
+		var b []byte
+		for range r.IntN(10) {
+			switch r.IntN(5) {
+			case 0:
+				b = append(b, lenRec(14, text())...)
+			case 1:
+				b = protowire.AppendFixed64(append(b, tagb(8, protowire.Fixed64Type)...), r.Uint64()&0x7f7f7f7f7f7f7f7f>>(8*r.IntN(2)))
+			case 2:
+				b = protowire.AppendFixed64(append(b, tagb(12, protowire.Fixed64Type)...), r.Uint64())
+			case 3:
+				b = append(b, lenRec(15, text())...) // bytes: any content
+			case 4:
+				b = append(b, lenRec(46, leaf(2))...) // r_leaf, a two-byte tag
+			}
+		}
+		return b
+	}
+	leafType := dynamic.TypeOf((&fixturev1.Leaf{}).ProtoReflect().Descriptor())
+	var accepted, rejected int
+	for range 20000 {
+		cases := []struct {
+			t   *dynamic.Type
+			b   []byte
+			msg proto.Message
+		}{{leafType, leaf(3), new(fixturev1.Leaf)}, {richType, rich(), new(fixturev1.Rich)}}
+		for _, c := range cases {
+			err := dynamic.Validate(c.t, c.b)
+			perr := proto.Unmarshal(c.b, c.msg)
+			if (err == nil) != (perr == nil) {
+				t.Fatalf("%s %x: Validate = %v, proto.Unmarshal = %v", c.t.Desc.Name(), c.b, err, perr)
+			}
+			if err == nil {
+				accepted++
+				if !dynamic.ValidFast(c.t, c.b, dynamic.DefaultMaxDepth) {
+					t.Fatalf("%s %x: valid, but the non-recursive walk gives up on it", c.t.Desc.Name(), c.b)
+				}
+			} else {
+				rejected++
+			}
+		}
+	}
+	if accepted < 5000 || rejected < 5000 {
+		t.Fatalf("%d messages accepted and %d rejected: the generator needs a better mix", accepted, rejected)
+	}
 }
