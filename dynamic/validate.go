@@ -266,6 +266,9 @@ func validateSub(t *Type, b []byte, p, base, depth int) (int, error) {
 
 // packedOK reports whether a packed run of f is well formed.
 func packedOK(f *Field, b []byte) bool {
+	if f.WireType == protowire.VarintType {
+		return wire.PackedVarintsOK(b)
+	}
 	_, err := wire.CountPacked(b, 0, len(b), f.WireType)
 	return err == nil
 }

@@ -64,7 +64,8 @@ func FuzzWireSplice(f *testing.F) {
 	})
 }
 
-// FuzzWirePacked holds CountPacked and NextPacked against protowire.
+// FuzzWirePacked holds CountPacked, PackedVarintsOK and NextPacked against
+// protowire.
 func FuzzWirePacked(f *testing.F) {
 	f.Add([]byte{1, 0x80, 1, 0xff})
 	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 3})
@@ -82,6 +83,9 @@ func FuzzWirePacked(f *testing.F) {
 		}
 		if ok != (err == nil) || (ok && n != want) {
 			t.Fatalf("CountPacked = %d, %v; protowire %d, ok %v", n, err, want, ok)
+		}
+		if got := wire.PackedVarintsOK(b); got != ok {
+			t.Fatalf("PackedVarintsOK = %v; protowire ok %v", got, ok)
 		}
 	})
 }

@@ -3,6 +3,7 @@ package wire_test
 import (
 	"bytes"
 	"errors"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/rpckit/rpckit/wire"
@@ -203,5 +204,43 @@ func TestPacked(t *testing.T) {
 				t.Fatalf("CountPacked accepts a truncated run")
 			}
 		})
+	}
+}
+
+// TestPackedVarintsOK holds PackedVarintsOK to CountPacked on runs of
+// every mix: short and long varints, runs of continuation bytes of every
+// length around nine and ten, at every offset from a word's start, and
+// random bytes of several densities of high bits.
+func TestPackedVarintsOK(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	check := func(b []byte) {
+		_, err := wire.CountPacked(b, 0, len(b), protowire.VarintType)
+		if got := wire.PackedVarintsOK(b); got != (err == nil) {
+			t.Fatalf("PackedVarintsOK(%x) = %v; CountPacked: %v", b, got, err)
+		}
+	}
+	check(nil)
+	for lead := range 17 {
+		for cont := range 13 {
+			for _, last := range []byte{0, 1, 2, 0x7f, 0x80} {
+				for _, tail := range [][]byte{nil, {1}, {0x80}, bytes.Repeat([]byte{5}, 9)} {
+					b := bytes.Repeat([]byte{3}, lead)
+					b = append(b, bytes.Repeat([]byte{0xff}, cont)...)
+					b = append(append(b, last), tail...)
+					check(b)
+				}
+			}
+		}
+	}
+	for range 200000 {
+		b := make([]byte, r.IntN(40))
+		high := r.IntN(10) // in tenths
+		for i := range b {
+			b[i] = byte(r.IntN(0x80))
+			if r.IntN(10) < high {
+				b[i] |= 0x80
+			}
+		}
+		check(b)
 	}
 }

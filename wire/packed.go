@@ -1,6 +1,11 @@
 package wire
 
-import "google.golang.org/protobuf/encoding/protowire"
+import (
+	"encoding/binary"
+	"math/bits"
+
+	"google.golang.org/protobuf/encoding/protowire"
+)
 
 // NextPacked decodes one element of a packed run b[off:end] whose elements
 // have wire type typ (varint, fixed32 or fixed64). It returns the element's
@@ -68,4 +73,47 @@ func countVarints(b []byte, off int) (int, error) {
 		}
 	}
 	return n, nil
+}
+
+// PackedVarintsOK reports whether b is a well-formed packed run of varints,
+// as CountPacked would, without counting them, eight bytes at a time: no
+// varint may be left open at the end, and one of ten bytes (nine
+// continuation bytes) must end with 0 or 1, and none may be longer.
+func PackedVarintsOK(b []byte) bool {
+	n := len(b)
+	if n == 0 {
+		return true
+	}
+	if b[n-1] >= 0x80 {
+		return false
+	}
+	open := 0 // continuation bytes since the last varint ended
+	i := 0
+	for ; n-i >= 8; i += 8 {
+		ends := ^binary.LittleEndian.Uint64(b[i:]) & 0x8080808080808080 // the last byte of each varint
+		if ends == 0 {
+			if open += 8; open > 9 {
+				return false
+			}
+			continue
+		}
+		// Only the first varint to end in the word can be long.
+		if k := bits.TrailingZeros64(ends) >> 3; open+k >= 9 && (open+k > 9 || b[i+k] > 1) {
+			return false
+		}
+		open = bits.LeadingZeros64(ends) >> 3
+	}
+	for ; i < n; i++ {
+		if b[i] >= 0x80 {
+			if open++; open > 9 {
+				return false
+			}
+			continue
+		}
+		if open == 9 && b[i] > 1 {
+			return false
+		}
+		open = 0
+	}
+	return true
 }
