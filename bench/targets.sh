@@ -19,7 +19,8 @@
 #   interceptor BenchmarkChainCostPaired/server: unary echo calls/s with the
 #              standard server chain over bare grpc-go; the links/ rows, the
 #              cost of one link of it alone (header: a constant response
-#              header, what any response metadata costs in grpc-go)
+#              header, what any response metadata costs in grpc-go;
+#              fresh-header: the same with a new value on every call)
 #
 # Loopback only. Prints the table; exits 0 whether the targets hold or not.
 set -euo pipefail
@@ -70,6 +71,7 @@ interceptor links/request-id kept -
 interceptor links/access-log kept -
 interceptor links/metrics kept -
 interceptor links/header kept -
+interceptor links/fresh-header kept -
 EOF
 
 awk -v runs="$RUNS" '
