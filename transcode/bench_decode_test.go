@@ -1,16 +1,6 @@
 package transcode
 
-import (
-	"encoding/json"
-	"testing"
-
-	"github.com/rpckit/rpckit/dynamic"
-	"github.com/rpckit/rpckit/internal/fixture"
-	fixturev1 "github.com/rpckit/rpckit/internal/gen/rpckit/fixture/v1"
-	"google.golang.org/protobuf/encoding/protojson"
-	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/types/dynamicpb"
-)
+import "testing"
 
 // Plain Go structs of the benchmark messages, for encoding/json as a
 // reference point.
@@ -71,74 +61,14 @@ type (
 // proto.Marshal, the same input and output as transcode's), protojson into
 // dynamicpb, and encoding/json into plain Go structs of the same shape.
 func BenchmarkUnmarshal(b *testing.B) {
-	cases := []struct {
-		name  string
-		msg   proto.Message
-		plain func() any
-	}{
-		{"Small", fixture.Small(), func() any { return new(decSmall) }},
-		{"Medium", fixture.Medium(), func() any { return new(decMedium) }},
+	for _, c := range benchFixtures(b) {
+		runOps(b, c.name, len(c.js),
+			benchOp{"transcode", c.unmarshal},
+			benchOp{"protojson-generated", c.protojsonParse},
+			benchOp{"protojson-generated-to-wire", c.protojsonToWire},
+			benchOp{"protojson-dynamicpb", c.dynamicpbParse},
+			benchOp{"encoding-json-struct", c.jsonUnmarshal})
 	}
-	for _, c := range cases {
-		js, err := protojson.Marshal(c.msg)
-		if err != nil {
-			b.Fatal(err)
-		}
-		md := c.msg.ProtoReflect().Descriptor()
-		typ := dynamic.TypeOf(md)
-		b.Run(c.name+"/transcode", func(b *testing.B) {
-			b.SetBytes(int64(len(js)))
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := Unmarshal(typ, js); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run(c.name+"/protojson-generated", func(b *testing.B) {
-			b.SetBytes(int64(len(js)))
-			b.ReportAllocs()
-			for b.Loop() {
-				m := c.msg.ProtoReflect().New().Interface()
-				if err := protojson.Unmarshal(js, m); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run(c.name+"/protojson-generated-to-wire", func(b *testing.B) {
-			b.SetBytes(int64(len(js)))
-			b.ReportAllocs()
-			for b.Loop() {
-				m := c.msg.ProtoReflect().New().Interface()
-				if err := protojson.Unmarshal(js, m); err != nil {
-					b.Fatal(err)
-				}
-				if _, err := proto.Marshal(m); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run(c.name+"/protojson-dynamicpb", func(b *testing.B) {
-			b.SetBytes(int64(len(js)))
-			b.ReportAllocs()
-			for b.Loop() {
-				m := dynamicpb.NewMessage(md)
-				if err := protojson.Unmarshal(js, m); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run(c.name+"/encoding-json-struct", func(b *testing.B) {
-			b.SetBytes(int64(len(js)))
-			b.ReportAllocs()
-			for b.Loop() {
-				if err := json.Unmarshal(js, c.plain()); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
-	_ = fixturev1.Small{}
 }
 
 // BenchmarkDecoderNext reads the benchmark messages from an endless NDJSON

@@ -4,11 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/rpckit/rpckit/internal/fixture"
 	fixturev1 "github.com/rpckit/rpckit/internal/gen/rpckit/fixture/v1"
-	"google.golang.org/protobuf/encoding/protojson"
-	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/types/dynamicpb"
 )
 
 // BenchmarkMarshal measures wire -> JSON on the Small and Medium fixtures:
@@ -18,88 +14,14 @@ import (
 // protojson on dynamicpb (parsing included, as a dynamic gateway must), and
 // encoding/json on plain Go structs holding the same data.
 func BenchmarkMarshal(b *testing.B) {
-	cases := []struct {
-		name  string
-		msg   proto.Message
-		plain any
-	}{
-		{"Small", fixture.Small(), plainSmall(fixture.Small())},
-		{"Medium", fixture.Medium(), plainMedium(fixture.Medium())},
-	}
-	for _, c := range cases {
-		wire, err := proto.Marshal(c.msg)
-		if err != nil {
-			b.Fatal(err)
-		}
-		t := typeOf(c.msg)
-		b.Run(c.name+"/transcode", func(b *testing.B) {
-			b.SetBytes(int64(len(wire)))
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := Marshal(t, wire); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run(c.name+"/transcode-append", func(b *testing.B) {
-			b.SetBytes(int64(len(wire)))
-			b.ReportAllocs()
-			buf := make([]byte, 0, 64<<10)
-			for b.Loop() {
-				if _, err := (MarshalOptions{}).MarshalAppend(buf[:0], t, wire); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run(c.name+"/protojson-generated", func(b *testing.B) {
-			m := c.msg.ProtoReflect().New().Interface()
-			if err := proto.Unmarshal(wire, m); err != nil {
-				b.Fatal(err)
-			}
-			b.SetBytes(int64(len(wire)))
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := protojson.Marshal(m); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run(c.name+"/protojson-generated-from-wire", func(b *testing.B) {
-			b.SetBytes(int64(len(wire)))
-			b.ReportAllocs()
-			for b.Loop() {
-				m := c.msg.ProtoReflect().New().Interface()
-				if err := proto.Unmarshal(wire, m); err != nil {
-					b.Fatal(err)
-				}
-				if _, err := protojson.Marshal(m); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run(c.name+"/protojson-dynamicpb", func(b *testing.B) {
-			md := c.msg.ProtoReflect().Descriptor()
-			b.SetBytes(int64(len(wire)))
-			b.ReportAllocs()
-			for b.Loop() {
-				m := dynamicpb.NewMessage(md)
-				if err := proto.Unmarshal(wire, m); err != nil {
-					b.Fatal(err)
-				}
-				if _, err := protojson.Marshal(m); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run(c.name+"/encoding-json-struct", func(b *testing.B) {
-			b.SetBytes(int64(len(wire)))
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := json.Marshal(c.plain); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+	for _, c := range benchFixtures(b) {
+		runOps(b, c.name, len(c.wire),
+			benchOp{"transcode", c.marshal},
+			benchOp{"transcode-append", c.marshalAppend},
+			benchOp{"protojson-generated", c.protojsonPrint},
+			benchOp{"protojson-generated-from-wire", c.protojsonFromWire},
+			benchOp{"protojson-dynamicpb", c.dynamicpbFromWire},
+			benchOp{"encoding-json-struct", c.jsonMarshal})
 	}
 }
 
