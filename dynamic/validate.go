@@ -87,7 +87,7 @@ func validFast(t *Type, b []byte, depth int) bool {
 					return false
 				}
 				if q != p+2 { // a two-byte length
-					if run >= 0 && !utf8x.Valid(b[run:runEnd]) {
+					if !runValid(b, run, runEnd) {
 						return false
 					}
 					run = -1
@@ -102,8 +102,8 @@ func validFast(t *Type, b []byte, depth int) bool {
 				if e < 0 || sp == len(stack) || depth-sp <= 1 {
 					return false
 				}
-				if q != p+2 && run >= 0 {
-					if !utf8x.Valid(b[run:runEnd]) {
+				if q != p+2 {
+					if !runValid(b, run, runEnd) {
 						return false
 					}
 					run = -1
@@ -159,26 +159,28 @@ func validFast(t *Type, b []byte, depth int) bool {
 			}
 			// The record just passed may hold bytes that are not ASCII:
 			// the run ends before it.
-			if run >= 0 {
-				if !utf8x.Valid(b[run:runEnd]) {
-					return false
-				}
-				run = -1
+			if !runValid(b, run, runEnd) {
+				return false
 			}
+			run = -1
 		}
 		if sp == 0 {
-			return run < 0 || utf8x.Valid(b[run:runEnd])
+			return runValid(b, run, runEnd)
 		}
 		sp--
 		t, end = stack[sp].t, stack[sp].end
 	}
 }
 
-// handOff checks the run of strings b[run:runEnd] if there is one (run
-// >= 0) and has validateSlow check the record at p, for validFast; it
-// returns the end of the record and whether both are valid.
+// runValid reports whether validFast's run of strings b[run:runEnd] is
+// valid UTF-8, or there is none (run < 0).
+func runValid(b []byte, run, runEnd int) bool { return run < 0 || utf8x.Valid(b[run:runEnd]) }
+
+// handOff checks the run of strings and has validateSlow check the record
+// at p, for validFast; it returns the end of the record and whether both
+// are valid.
 func handOff(t *Type, b []byte, p, run, runEnd, depth int) (int, bool) {
-	if run >= 0 && !utf8x.Valid(b[run:runEnd]) {
+	if !runValid(b, run, runEnd) {
 		return 0, false
 	}
 	next, err := validateSlow(t, b, p, 0, depth)
