@@ -149,11 +149,7 @@ func quickNode(n *node, t *Type, b []byte, off int) bool {
 	p, end, val := off+1, -1, off+1
 	switch protowire.Type(c & 7) {
 	case protowire.VarintType:
-		if p < len(b) && b[p] < 0x80 {
-			end = p + 1
-		} else {
-			end = wire.VarintEnd(b, p)
-		}
+		end = wire.VarintEnd(b, p)
 	case protowire.BytesType:
 		val, end = wire.LenSpan(b, p)
 	case protowire.Fixed64Type:

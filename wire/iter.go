@@ -274,9 +274,13 @@ func parseShort(b []byte, off int) (Field, bool) {
 
 // VarintEnd returns the end of the varint at b[p:] when it is at most nine
 // bytes long and complete, or -1: a fast path for skipping, whose callers
-// fall back to Varint or ParseField for the rest.
+// fall back to Varint or ParseField for the rest. A one-byte varint, the
+// most common, is answered before the loop.
 func VarintEnd(b []byte, p int) int {
-	for i := p; i < len(b) && i < p+9; i++ {
+	if p < len(b) && b[p] < 0x80 {
+		return p + 1
+	}
+	for i := p + 1; i < len(b) && i < p+9; i++ {
 		if b[i] < 0x80 {
 			return i + 1
 		}

@@ -37,3 +37,29 @@ func TestVarint(t *testing.T) {
 		}
 	}
 }
+
+// TestVarintEnd holds VarintEnd to protowire on varints of every length at
+// every offset, at the end of the input and with more after them: the end
+// of one of up to nine bytes, -1 for longer ones and truncated ones.
+func TestVarintEnd(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for range 100000 {
+		b := protowire.AppendVarint(nil, r.Uint64()>>r.IntN(64))
+		if r.IntN(4) == 0 {
+			b = b[:r.IntN(len(b)+1)]
+		}
+		b = append(b, make([]byte, r.IntN(3))...)
+		lead := r.IntN(3)
+		b = append(make([]byte, lead), b...)
+		want := -1
+		if _, n := protowire.ConsumeVarint(b[lead:]); n > 0 && n <= 9 {
+			want = lead + n
+		}
+		if got := VarintEnd(b, lead); got != want {
+			t.Fatalf("VarintEnd(% x, %d) = %d, want %d", b, lead, got, want)
+		}
+	}
+	if got := VarintEnd([]byte{1}, 1); got != -1 {
+		t.Fatalf("VarintEnd at the end of the input = %d, want -1", got)
+	}
+}
