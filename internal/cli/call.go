@@ -214,8 +214,19 @@ func (c *caller) stream(ctx context.Context) error {
 	return recvErr
 }
 
+// sendAll sends the requests and half-closes the call once they are all
+// sent. Bad input leaves the call open for stream's cancel to end: half
+// closed, it could end normally on the requests sent so far, as if they
+// were all there were, before stream heard of the error.
 func (c *caller) sendAll(st *invoke.Stream) error {
-	defer st.CloseSend()
+	err := c.sendRequests(st)
+	if err == nil {
+		st.CloseSend()
+	}
+	return err
+}
+
+func (c *caller) sendRequests(st *invoke.Stream) error {
 	if !c.method.IsStreamingClient() {
 		req, err := c.single()
 		if err != nil {
