@@ -53,6 +53,8 @@ func TestGateway(t *testing.T) {
 			status: 200, want: `{"total":"42"}`},
 		{name: "bidi", method: "POST", path: "/v1/chat", body: "{\"number\":1}\n{\"number\":2}\n",
 			status: 200, want: "{\"result\":{\"number\":\"1\"}}\n{\"result\":{\"number\":\"2\"}}"},
+		{name: "client stream, bad second request", method: "POST", path: "/v1/sum", body: "{\"number\":1}\n{\"number\":2,}\n",
+			status: 400, want: `{"code":3,"message":"request 2: invalid character '}' looking for beginning of object key string"}`},
 		{name: "grpc error with details", method: "POST", path: "/v1/echo", body: `{"failCode":5,"failMessage":"no such item"}`,
 			status: 404, want: `{"code":5,"message":"no such item","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"REQUESTED","domain":"test.rpckit.dev","metadata":{"code":"5"}},{"@type":"type.googleapis.com/google.rpc.BadRequest","fieldViolations":[{"field":"fail_code","description":"asked to fail"}]}]}`},
 		{name: "unavailable", method: "POST", path: "/v1/echo", body: `{"failCode":14}`,
@@ -79,6 +81,26 @@ func TestGateway(t *testing.T) {
 			wantHeader: map[string]string{"Grpc-Metadata-X-Echo-K": "v", "Grpc-Trailer-X-Trailer-K": "v"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) { check(t, hs, tc) })
+	}
+}
+
+// TestBidiBadRequest: bad input part-way through a bidi body ends the call
+// with the input's error as the stream's last line, whatever responses came
+// before it, and never as a call that succeeded on the requests before it.
+func TestBidiBadRequest(t *testing.T) {
+	hs := startGateway(t, gateway.Options{})
+	for range 20 {
+		resp, err := hs.Client().Post(hs.URL+"/v1/chat", "application/json", strings.NewReader("{\"number\":1}\n{\"number\":2,}\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		lines := strings.Split(strings.TrimSpace(string(body)), "\n")
+		want := `{"error":{"code":3,"message":"request 2: invalid character '}' looking for beginning of object key string"}}`
+		if last := lines[len(lines)-1]; last != want {
+			t.Fatalf("%d %s\nwant the last line %s", resp.StatusCode, body, want)
+		}
 	}
 }
 

@@ -76,11 +76,14 @@ func (c *call) serverStream(ctx context.Context, req []byte) {
 		return
 	}
 	_ = st.CloseSend()
-	c.relay(st)
+	c.relay(st, nil)
 }
 
-// relay copies response messages to the client until the call ends.
-func (c *call) relay(st *invoke.Stream) {
+// relay copies response messages to the client until the call ends. When
+// the requests come from the body, sendErr gives the error that ended
+// sending them, if any: bad input cancels the call, and the client is told
+// of the input rather than of the cancelling.
+func (c *call) relay(st *invoke.Stream, sendErr <-chan error) {
 	out := newStreamWriter(c.w, c.r)
 	hdr, _ := st.Header()
 	c.writeMetadata(hdr)
@@ -98,6 +101,13 @@ func (c *call) relay(st *invoke.Stream) {
 				out.message(js)
 				continue
 			}
+		}
+		select {
+		case serr := <-sendErr: // sent before the call is cancelled
+			if serr != nil {
+				err = serr
+			}
+		default:
 		}
 		c.streamFail(out, err)
 		return
@@ -133,7 +143,7 @@ func (c *call) clientStream(ctx context.Context, vars map[string]string) {
 		}
 	}()
 	if c.route.Method.IsStreamingServer() {
-		c.relay(st)
+		c.relay(st, sendErr)
 		return
 	}
 	msg, err := st.Recv()
@@ -147,8 +157,18 @@ func (c *call) clientStream(ctx context.Context, vars map[string]string) {
 	c.respond(msg, st.Trailer())
 }
 
+// sendBody sends the body's requests and half-closes the call once they
+// are all sent. Bad input leaves the call open for clientStream's cancel
+// to end: half closed, it could end normally on the requests sent so far.
 func (c *call) sendBody(st *invoke.Stream) error {
-	defer st.CloseSend()
+	err := c.sendRequests(st)
+	if err == nil {
+		_ = st.CloseSend()
+	}
+	return err
+}
+
+func (c *call) sendRequests(st *invoke.Stream) error {
 	dec := json.NewDecoder(http.MaxBytesReader(c.w, c.r.Body, c.g.opts.MaxBodyBytes))
 	for n := 1; ; n++ {
 		var raw json.RawMessage
