@@ -1,8 +1,6 @@
 package transcode
 
 import (
-	"encoding/binary"
-	"math/bits"
 	"unicode/utf8"
 
 	"github.com/rpckit/rpckit/internal/utf8x"
@@ -56,77 +54,75 @@ type jsonString struct {
 	esc        bool // contains escapes, so the contents are not the value
 }
 
-// specialMask returns, for the eight bytes in v, a mask with the high bit
-// set in the first byte that is a quote, a backslash, a control character
-// or not ASCII (bits above it may be spurious).
-func specialMask(v uint64) uint64 {
-	quote := v ^ ('"' * swarLo)
-	slash := v ^ ('\\' * swarLo)
-	m := (quote - swarLo) &^ quote
-	m |= (slash - swarLo) &^ slash
-	m |= v - ' '*swarLo
-	return (m&^v | v) & swarHi
-}
-
 // scanString scans the string starting at d.pos (a quote) and leaves d.pos
-// past its closing quote. It goes eight bytes at a time to the next byte
-// that is not plain ASCII text, checking UTF-8 sequences as it meets them.
+// past its closing quote. utf8x.StringEnd finds each quote, backslash or
+// control character and tells whether it passed a byte that is not ASCII;
+// if it did, the UTF-8 of the whole string is checked in one call at the
+// end. Escapes are ASCII and a multi-byte sequence holds none, so the whole
+// is valid exactly when the text between escapes is.
 func (d *decoder) scanString() (jsonString, error) {
 	in := d.in
 	i := d.pos + 1
 	s := jsonString{start: i}
+	high := false // a byte passed was not ASCII
 	for {
-		for i+16 <= len(in) {
-			m0 := specialMask(binary.LittleEndian.Uint64(in[i:]))
-			m1 := specialMask(binary.LittleEndian.Uint64(in[i+8:]))
-			if m0|m1 != 0 {
-				if m0 != 0 {
-					i += bits.TrailingZeros64(m0) >> 3
-				} else {
-					i += 8 + bits.TrailingZeros64(m1)>>3
-				}
-				goto special
+		n, h := utf8x.StringEnd(in[i:])
+		i += n
+		high = high || h
+		if i == len(in) {
+			if err := d.stringUTF8(s.start, i, high); err != nil {
+				return s, err
 			}
-			i += 16
+			return s, d.errEOF(len(in), "unterminated string")
 		}
-		for i+8 <= len(in) {
-			m := specialMask(binary.LittleEndian.Uint64(in[i:]))
-			if m != 0 {
-				i += bits.TrailingZeros64(m) >> 3
-				goto special
-			}
-			i += 8
-		}
-		for i < len(in) {
-			if c := in[i]; c == '"' || c == '\\' || c < ' ' || c >= utf8.RuneSelf {
-				goto special
-			}
-			i++
-		}
-		return s, d.errEOF(len(in), "unterminated string")
-	special:
+		// Errors keep the order of the text: bad UTF-8 before i first.
 		switch c := in[i]; {
 		case c == '"':
+			if err := d.stringUTF8(s.start, i, high); err != nil {
+				return s, err
+			}
 			s.end = i
 			d.pos = i + 1
 			return s, nil
-		case c >= utf8.RuneSelf:
-			n := utf8x.RuneLen(in[i:])
-			if n == 0 {
-				return s, d.errAt(i, "invalid UTF-8 in string")
-			}
-			i += n
 		case c == '\\':
 			n, err := d.checkEscape(i)
 			if err != nil {
+				if uerr := d.stringUTF8(s.start, i, high); uerr != nil {
+					return s, uerr
+				}
 				return s, err
 			}
 			s.esc = true
 			i += n
 		default:
+			if err := d.stringUTF8(s.start, i, high); err != nil {
+				return s, err
+			}
 			return s, d.errAt(i, "invalid character %q in string", rune(c))
 		}
 	}
+}
+
+// stringUTF8 checks the UTF-8 of string contents in[start:end] when high
+// says a byte of them is not ASCII; the error names the first byte of the
+// first bad sequence.
+func (d *decoder) stringUTF8(start, end int, high bool) error {
+	if !high || utf8x.Valid(d.in[start:end]) {
+		return nil
+	}
+	in := d.in[:end]
+	for i := start; i < end; {
+		if in[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		n := utf8x.RuneLen(in[i:])
+		if n == 0 {
+			return d.errAt(i, "invalid UTF-8 in string")
+		}
+		i += n
+	}
+	return d.errAt(start, "invalid UTF-8 in string") // not reached: Valid and RuneLen agree
 }
 
 // checkEscape checks the escape sequence at i and returns its length.

@@ -183,6 +183,31 @@ func NextEscape(b []byte, i int) int {
 	return len(b)
 }
 
+// stringEndGeneric is StringEnd in Go, the twin of the vector code: eight
+// bytes at a time, the bytes before the first stop or'ed to see whether one
+// is not ASCII.
+func stringEndGeneric(b []byte) (n int, high bool) {
+	var seen uint64
+	i := 0
+	for ; len(b)-i >= 8; i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		if m := escapes(x); m != 0 {
+			k := bits.TrailingZeros64(m) >> 3
+			seen |= x & (1<<(8*k) - 1)
+			return i + k, seen&highs != 0
+		}
+		seen |= x
+	}
+	for ; i < len(b); i++ {
+		c := b[i]
+		if c < 0x20 || c == '"' || c == '\\' {
+			break
+		}
+		seen |= uint64(c)
+	}
+	return i, seen&highs != 0
+}
+
 // escapes returns a mask with the high bit set of the bytes of x that are
 // ASCII and to escape: below 0x20 (less 0x20 they wrap), '"' or '\\' (zero
 // after the xor, they wrap less one). Bytes from 0x80 on are masked out by

@@ -30,6 +30,16 @@ func Valid(b []byte) bool
 //go:noescape
 func ScanJSON(b []byte) (ok bool, esc int)
 
+// StringEnd returns the index of the first byte of b that ends a run of
+// JSON string text, a quote, a backslash or a control character (below
+// 0x20), or len(b) if there is none; and whether a byte before it is not
+// ASCII. It checks no UTF-8: text with a byte that is not ASCII is for the
+// caller to check, after the run. In assembly from 32 bytes on with AVX2,
+// the Go code for the rest.
+//
+//go:noescape
+func StringEnd(b []byte) (n int, high bool)
+
 // The vector code looks at each byte c together with the byte p before it
 // (zero before the first byte) and classifies the pair (p, c) with three
 // 16-entry table lookups: one by the high nibble of p, one by its low nibble

@@ -547,3 +547,80 @@ tiny_plain:
 
 generic:
 	JMP ·scanJSONGeneric(SB)
+
+// func StringEnd(b []byte) (n int, high bool)
+//
+// From 32 bytes on, with AVX2: the stop bytes of each block of 32 are the
+// bytes that are neither plain (PLAIN) nor from 0x80 on (VPMOVMSKB); R10
+// collects the bytes from 0x80 on before the first stop. The last block
+// overlaps the one before: the bytes it shares with it are masked out.
+TEXT ·StringEnd(SB), NOSPLIT, $0-33
+	MOVQ b_base+0(FP), SI
+	MOVQ b_len+8(FP), BX
+	CMPQ BX, $32
+	JB   end_generic
+	CMPB ·useAVX2(SB), $0
+	JEQ  end_generic
+	LEAQ ·avx2Consts(SB), R8
+	VMOVDQU CTRL_MAX(R8), Y7
+	VMOVDQU QUOTE(R8), Y8
+	VMOVDQU BACKSLASH(R8), Y9
+	XORL    DI, DI
+	XORL    R10, R10
+	LEAQ    -32(BX), DX // the start of the last block
+
+end_loop:
+	VMOVDQU   (SI)(DI*1), Y0
+	PLAIN(Y0, Y7, Y8, Y9, Y4, Y5, Y6)
+	VPMOVMSKB Y0, AX
+	ORL       AX, CX
+	XORL      $-1, CX
+	JNZ       end_found
+	ORL       AX, R10
+	ADDQ      $32, DI
+	CMPQ      DI, DX
+	JBE       end_loop
+
+	// The last block, at DX; its first DI-DX bytes were done.
+	CMPQ      DI, BX
+	JEQ       end_none
+	MOVQ      DI, CX
+	SUBQ      DX, CX
+	MOVL      $-1, R11
+	SHLL      CX, R11
+	MOVQ      DX, DI
+	VMOVDQU   (SI)(DI*1), Y0
+	PLAIN(Y0, Y7, Y8, Y9, Y4, Y5, Y6)
+	VPMOVMSKB Y0, AX
+	ORL       AX, CX
+	XORL      $-1, CX
+	ANDL      R11, AX
+	ANDL      R11, CX
+	JNZ       end_found
+	ORL       AX, R10
+
+end_none:
+	MOVQ  BX, n+24(FP)
+	TESTL R10, R10
+	SETNE high+32(FP)
+	VZEROUPPER
+	RET
+
+	// CX holds the stop bytes of the block at DI, AX its bytes from 0x80
+	// on; those before the first stop count.
+end_found:
+	BSFL  CX, CX
+	MOVL  $1, R11
+	SHLL  CX, R11
+	DECL  R11
+	ANDL  R11, AX
+	ORL   AX, R10
+	ADDQ  CX, DI
+	MOVQ  DI, n+24(FP)
+	TESTL R10, R10
+	SETNE high+32(FP)
+	VZEROUPPER
+	RET
+
+end_generic:
+	JMP ·stringEndGeneric(SB)

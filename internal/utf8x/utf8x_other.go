@@ -11,3 +11,9 @@ func Valid(b []byte) bool { return validGeneric(b) }
 // or len(b) if there is none; without the amd64 vector code it is the Go
 // code.
 func ScanJSON(b []byte) (ok bool, esc int) { return scanJSONGeneric(b) }
+
+// StringEnd returns the index of the first byte of b that ends a run of
+// JSON string text, a quote, a backslash or a control character (below
+// 0x20), or len(b) if there is none; and whether a byte before it is not
+// ASCII. Without the amd64 vector code it is the Go code.
+func StringEnd(b []byte) (n int, high bool) { return stringEndGeneric(b) }

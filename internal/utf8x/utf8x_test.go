@@ -36,6 +36,31 @@ func scanImpls() []scanImpl {
 	return []scanImpl{{"generic", scanJSONGeneric}, {"ScanJSON", ScanJSON}}
 }
 
+// endImpl is one implementation of StringEnd.
+type endImpl struct {
+	name string
+	end  func([]byte) (int, bool)
+}
+
+// endImpls lists the implementations of StringEnd as validImpls does
+// those of Valid.
+func endImpls() []endImpl {
+	return []endImpl{{"generic", stringEndGeneric}, {"StringEnd", StringEnd}}
+}
+
+// checkEnd holds every implementation of StringEnd to naiveEscape on b,
+// and to whether a byte before that index is from 0x80 on.
+func checkEnd(t testing.TB, impls []endImpl, b []byte) {
+	n := naiveEscape(b)
+	high := bytes.IndexFunc(b[:n], func(r rune) bool { return r >= utf8.RuneSelf }) >= 0
+	for _, im := range impls {
+		if gotN, gotHigh := im.end(b); gotN != n || gotHigh != high {
+			t.Helper()
+			t.Fatalf("%s(%q) (%d bytes) = %d, %v; want %d, %v", im.name, b, len(b), gotN, gotHigh, n, high)
+		}
+	}
+}
+
 // checkValid holds every implementation to want on b.
 func checkValid(t testing.TB, impls []validImpl, b []byte, want bool) {
 	for _, im := range impls {
@@ -80,6 +105,9 @@ func TestImpls(t *testing.T) {
 	}
 	for _, im := range scanImpls() {
 		t.Log("ScanJSON:", im.name)
+	}
+	for _, im := range endImpls() {
+		t.Log("StringEnd:", im.name)
 	}
 }
 
@@ -306,10 +334,11 @@ func randomText(rng *rand.Rand, size int, noise, escapes bool) []byte {
 // random bytes among the runes and in half with bytes to escape; each also
 // with a few bytes changed, and random bytes of the same length.
 func TestRandom(t *testing.T) {
-	vimpls, simpls := validImpls(), scanImpls()
+	vimpls, simpls, eimpls := validImpls(), scanImpls(), endImpls()
 	check := func(b []byte) {
 		checkValid(t, vimpls, b, utf8.Valid(b))
 		checkScan(t, simpls, b)
+		checkEnd(t, eimpls, b)
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	n := 30000
@@ -338,7 +367,7 @@ func TestRandom(t *testing.T) {
 // it, continuation bytes, zeros or backslashes after it. The text has no
 // escapes, or newlines every few words.
 func TestBounds(t *testing.T) {
-	vimpls, simpls := validImpls(), scanImpls()
+	vimpls, simpls, eimpls := validImpls(), scanImpls(), endImpls()
 	texts := [][]byte{[]byte(strings.Join(scripts, " ")), []byte(strings.Join(scripts, "\n"))}
 	poisons := []struct{ before, after byte }{{0xf0, 0x80}, {'"', 0x00}, {0xf0, '\\'}, {'\n', 0x80}}
 	for _, text := range texts {
@@ -350,6 +379,7 @@ func TestBounds(t *testing.T) {
 						buf := append(append(bytes.Repeat([]byte{p.before}, before), b...), bytes.Repeat([]byte{p.after}, 40)...)
 						checkValid(t, vimpls, buf[before:before+n], utf8.Valid(b))
 						checkScanWant(t, simpls, buf[before:before+n], utf8.Valid(b), naiveEscape(b))
+						checkEnd(t, eimpls, buf[before:before+n])
 					}
 				}
 			}
@@ -405,13 +435,18 @@ func textWith(n, seed int, ascii bool, at []int, c []byte) []byte {
 // vector code reaches with its last, overlapping block). Look-alikes from
 // 0x80 on go in both inside a rune and alone, where the text is not valid.
 func TestScanJSONEscapes(t *testing.T) {
-	impls := scanImpls()
+	impls, eimpls := scanImpls(), endImpls()
+	want := func(b []byte, ok bool, esc int) {
+		t.Helper()
+		checkScanWant(t, impls, b, ok, esc)
+		checkEnd(t, eimpls, b)
+	}
 	for _, ascii := range []bool{true, false} {
 		for n := range 101 {
 			for at := 0; at < min(n, 71); at++ {
 				seed := n*71 + at
 				for k, c := range escapeBytes {
-					checkScanWant(t, impls, textWith(n, seed, ascii, []int{at}, []byte{c}), true, at)
+					want(textWith(n, seed, ascii, []int{at}, []byte{c}), true, at)
 					pos, cs := []int{at}, []byte{c}
 					if j := at + 1 + (seed+k)%9; j < n-1 {
 						pos, cs = append(pos, j), append(cs, escapeBytes[(seed+k)%len(escapeBytes)])
@@ -419,18 +454,20 @@ func TestScanJSONEscapes(t *testing.T) {
 					if at < n-1 {
 						pos, cs = append(pos, n-1), append(cs, '"')
 					}
-					checkScanWant(t, impls, textWith(n, seed, ascii, pos, cs), true, at)
+					want(textWith(n, seed, ascii, pos, cs), true, at)
 				}
 				for _, l := range lookalikes {
 					if at >= l.at && at-l.at+len(l.enc) <= n {
 						b := slices3(filler(at-l.at, seed, ascii), []byte(l.enc), filler(n-at+l.at-len(l.enc), seed+1, ascii))
-						checkScanWant(t, impls, b, true, n)
+						want(b, true, n)
 						if at-l.at+len(l.enc) < n {
 							b = slices3(b[:at-l.at+len(l.enc)], filler(n-at+l.at-len(l.enc)-1, seed+1, ascii), []byte{'\\'})
-							checkScanWant(t, impls, b, true, n-1)
+							want(b, true, n-1)
 						}
 					}
-					checkScan(t, impls, textWith(n, seed, ascii, []int{at}, []byte{l.c}))
+					b := textWith(n, seed, ascii, []int{at}, []byte{l.c})
+					checkScan(t, impls, b)
+					checkEnd(t, eimpls, b)
 				}
 			}
 		}
@@ -460,6 +497,12 @@ func FuzzValidUTF8(f *testing.F) {
 	fuzzSeeds(f)
 	impls := validImpls()
 	f.Fuzz(func(t *testing.T, b []byte) { checkValid(t, impls, b, utf8.Valid(b)) })
+}
+
+func FuzzStringEnd(f *testing.F) {
+	fuzzSeeds(f)
+	impls := endImpls()
+	f.Fuzz(func(t *testing.T, b []byte) { checkEnd(t, impls, b) })
 }
 
 func FuzzScanJSON(f *testing.F) {
