@@ -26,20 +26,36 @@ func (e *encoder) close(c byte) {
 // set makes out, which appends grew from e.out, the output (see setOut).
 func (e *encoder) set(out []byte) { setOut(&e.out, out) }
 
-// key writes the separator and the key of f's member.
+// key writes the separator and the key of f's member. A compact key of
+// up to 16 bytes is copied as its padded form in two words, where the
+// output has room for them: the first member of an object writes it over
+// the '{' and puts the '{' back in place of its comma.
 func (e *encoder) key(f *fieldPlan) {
-	k := f.jsonKey
+	k, k16 := f.jsonKey, &f.keys16[0]
 	if e.protoNames {
-		k = f.protoKey
+		k, k16 = f.protoKey, &f.keys16[1]
 	}
-	if e.indent == "" {
-		if e.out[len(e.out)-1] == '{' {
-			k = k[1:]
-		}
-		e.set(append(e.out, k...))
+	if e.indent != "" {
+		e.keyIndent(k)
 		return
 	}
-	e.keyIndent(k)
+	l := len(e.out)
+	first := e.out[l-1] == '{'
+	if len(k) <= len(k16) && cap(e.out)-l >= len(k16) {
+		if first {
+			l--
+		}
+		*(*[16]byte)(e.out[l : l+16]) = *k16
+		if first {
+			e.out[l] = '{'
+		}
+		e.out = e.out[:l+len(k)]
+		return
+	}
+	if first {
+		k = k[1:]
+	}
+	e.set(append(e.out, k...))
 }
 
 // rawKey is key for a literal `,"name":`.

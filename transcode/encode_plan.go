@@ -60,8 +60,10 @@ type fieldPlan struct {
 	key, val *fieldPlan
 	def      protoreflect.Value // value of an absent map value
 	// jsonKey and protoKey are `,"name":` with the JSON or the proto name;
-	// the first member of an object drops the comma.
+	// the first member of an object drops the comma. keys16 holds the two
+	// padded to 16 bytes, when they fit, for key to copy in two words.
 	jsonKey, protoKey []byte
+	keys16            [2][16]byte
 	jsonName          string
 }
 
@@ -201,6 +203,8 @@ func (b *planBuilder) field(fp *fieldPlan, fd protoreflect.FieldDescriptor, sub 
 	}
 	fp.jsonKey = quotedKey(name)
 	fp.protoKey = quotedKey(proto)
+	copy(fp.keys16[0][:], fp.jsonKey)
+	copy(fp.keys16[1][:], fp.protoKey)
 	if ed := fd.Enum(); ed != nil {
 		fp.isNull = ed.FullName() == nullValueName
 		fp.enum = b.enum(ed)
