@@ -1,6 +1,7 @@
 package transcode
 
 import (
+	"encoding/binary"
 	"github.com/rpckit/rpckit/dynamic"
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -128,13 +129,28 @@ func (d *decoder) unknown(keyOff int) error {
 
 // nextKey consumes the key at d.pos when it is, quotes and all, the JSON
 // name of one of the next few fields from hint on, and returns the field:
-// JSON names are ASCII identifiers, so such a key needs no scanning.
+// JSON names are ASCII identifiers, so such a key needs no scanning. Most
+// names are compared with the key in two masked words.
 func (d *decoder) nextKey(t *dynamic.Type, hint *int) *dynamic.Field {
 	fs, in := t.Fields, d.in[d.pos+1:]
+	var w0, w1 uint64
+	words := len(in) >= 16
+	if words {
+		w0, w1 = binary.LittleEndian.Uint64(in), binary.LittleEndian.Uint64(in[8:])
+	}
 	for i, n := *hint, min(*hint+4, len(fs)); i < n; i++ {
-		name := fs[i].JSONName
-		if len(name) < len(in) && in[len(name)] == '"' && string(in[:len(name)]) == name {
-			d.pos += len(name) + 2
+		k := -1
+		if words {
+			k = fs[i].JSONKeyMatch(w0, w1)
+		}
+		if k < 0 {
+			name := fs[i].JSONName
+			if k = 0; len(name) < len(in) && in[len(name)] == '"' && string(in[:len(name)]) == name {
+				k = len(name) + 1
+			}
+		}
+		if k > 0 {
+			d.pos += k + 1
 			*hint = i + 1
 			return fs[i]
 		}
