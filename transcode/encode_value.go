@@ -84,7 +84,8 @@ func (e *encoder) zero(f *fieldPlan) {
 
 // bytes prints b as standard base64 with padding, in quotes: six bytes
 // at a time to eight characters (four pairs from base64Pairs) stored as
-// one word, then the rest as encoding/base64 does.
+// one word, then three at a time to four, then the last one or two bytes
+// with their padding.
 func (e *encoder) bytes(b []byte) {
 	n := len(e.out)
 	size := base64.StdEncoding.EncodedLen(len(b))
@@ -93,15 +94,28 @@ func (e *encoder) bytes(b []byte) {
 	out[n] = '"'
 	w := n + 1
 	i := 0
+	t := &base64Pairs
 	for ; len(b)-i >= 8; i += 6 {
 		x := binary.BigEndian.Uint64(b[i:])
-		t := &base64Pairs
 		y := uint64(t[x>>52]) | uint64(t[x>>40&4095])<<16 | uint64(t[x>>28&4095])<<32 | uint64(t[x>>16&4095])<<48
 		binary.LittleEndian.PutUint64(out[w:], y)
 		w += 8
 	}
-	base64.StdEncoding.Encode(out[w:], b[i:])
-	w += base64.StdEncoding.EncodedLen(len(b) - i)
+	for ; len(b)-i >= 3; i += 3 {
+		x := uint32(b[i])<<16 | uint32(b[i+1])<<8 | uint32(b[i+2])
+		binary.LittleEndian.PutUint32(out[w:], uint32(t[x>>12])|uint32(t[x&4095])<<16)
+		w += 4
+	}
+	switch len(b) - i { // the last one or two bytes, padded
+	case 1:
+		x := uint32(b[i]) << 4
+		binary.LittleEndian.PutUint32(out[w:], uint32(t[x])|'='<<16|'='<<24)
+		w += 4
+	case 2:
+		x := uint32(b[i])<<16 | uint32(b[i+1])<<8
+		binary.LittleEndian.PutUint32(out[w:], uint32(t[x>>12])|uint32(base64Std[x>>6&63])<<16|'='<<24)
+		w += 4
+	}
 	out[w] = '"'
 	e.set(out[:w+1])
 }
