@@ -29,8 +29,8 @@ func (o MarshalOptions) MarshalAppend(dst []byte, t *dynamic.Type, wire []byte) 
 	return o.marshal(dst, planOf(t), wire)
 }
 
-func (o MarshalOptions) marshal(dst []byte, p *plan, b []byte) ([]byte, error) {
-	if strings.Trim(o.Indent, " \t") != "" {
+func (o *MarshalOptions) marshal(dst []byte, p *plan, b []byte) ([]byte, error) {
+	if o.Indent != "" && strings.Trim(o.Indent, " \t") != "" {
 		return dst, &Error{Msg: "indent may only be composed of space or tab characters"}
 	}
 	if len(b) > math.MaxInt32 {
@@ -86,12 +86,12 @@ type encoder struct {
 	enumNums   bool
 	unpop      bool
 	indent     string
-	level      int // nesting of objects and arrays, for indentation
-	depth      int // messages still allowed below this one
-	partial    int // > 0 inside an Any, where required fields are not checked
-	discarded  int // output the direct path printed and rolled back
-	hopeful    int // messages with sub-messages tried without a check, in flight
-	opts       MarshalOptions
+	level      int      // nesting of objects and arrays, for indentation
+	depth      int      // messages still allowed below this one
+	partial    int      // > 0 inside an Any, where required fields are not checked
+	discarded  int      // output the direct path printed and rolled back
+	hopeful    int      // messages with sub-messages tried without a check, in flight
+	res        Resolver // nil for protoregistry.GlobalTypes
 }
 
 // rec is one record of a known field (or a possible extension), with the
@@ -114,17 +114,17 @@ func (r *rec) wt() uint32 { return r.aux & 7 }
 // span is a range of the wire input.
 type span struct{ start, end int32 }
 
-func (e *encoder) reset(o MarshalOptions, b, dst []byte) {
+func (e *encoder) reset(o *MarshalOptions, b, dst []byte) {
 	e.b, e.out = b, dst
 	e.protoNames, e.enumNums, e.unpop = o.UseProtoNames, o.UseEnumNumbers, o.EmitUnpopulated
 	e.indent = o.Indent
 	e.level, e.depth, e.partial = 0, wire.DefaultMaxDepth, 0
-	e.opts = o
+	e.res = o.Resolver
 }
 
 func (e *encoder) resolver() Resolver {
-	if e.opts.Resolver != nil {
-		return e.opts.Resolver
+	if e.res != nil {
+		return e.res
 	}
 	return protoregistry.GlobalTypes
 }

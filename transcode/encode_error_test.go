@@ -187,7 +187,7 @@ func TestMarshalDirectGivesUpEarly(t *testing.T) {
 		b = cat(lenRec(18, b), varintRec(1, 7))
 	}
 	var e encoder
-	e.reset(MarshalOptions{}, b, nil)
+	e.reset(&MarshalOptions{}, b, nil)
 	if err := e.root(planOf(typeOf(&fixturev1.Rich{}))); err != nil {
 		t.Fatal(err)
 	}
