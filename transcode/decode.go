@@ -29,7 +29,8 @@ func (o UnmarshalOptions) Unmarshal(t *dynamic.Type, json []byte) ([]byte, error
 // UnmarshalAppend is Unmarshal appending to dst. On error it returns dst
 // unchanged in length.
 func (o UnmarshalOptions) UnmarshalAppend(dst []byte, t *dynamic.Type, json []byte) ([]byte, error) {
-	d := decoder{in: json, out: dst}
+	var d decoder // set field by field: a literal would be built aside and copied
+	d.in, d.out = json, dst
 	d.init(o)
 	out, err := d.top(t)
 	if err != nil {

@@ -96,7 +96,8 @@ func (d *Decoder) skipSpace() bool {
 // input not read yet.
 func (d *Decoder) convert(dst []byte) (out []byte, more bool, err error) {
 	s := d.start
-	dec := decoder{in: d.buf[s:d.end], out: dst}
+	var dec decoder // field by field, as in UnmarshalAppend
+	dec.in, dec.out = d.buf[s:d.end], dst
 	dec.init(d.opts)
 	dec.short = d.rerr == nil
 	err = dec.message(d.t, false)
