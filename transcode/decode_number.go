@@ -377,12 +377,10 @@ func (d *decoder) plainDouble() (float64, bool) {
 	return f / exactPow10(-exp), true
 }
 
-// exactPow10 returns 10^n for 0 <= n <= 22, the powers a double holds exactly.
-func exactPow10(n int) float64 {
-	p := [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-		1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
-	return p[n]
-}
+// exactPow10 returns 10^n for 0 <= n <= 22, the powers a double holds
+// exactly: pow10, a variable (a literal table here was copied to the stack
+// on every call).
+func exactPow10(n int) float64 { return pow10[n] }
 
 // parseFloat converts the text of a JSON number to a float of the given
 // size; false when out of its range.
