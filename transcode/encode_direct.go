@@ -296,12 +296,8 @@ func (e *encoder) extendRun(cur *run, r *rec) error {
 		cur.n = n
 		return err
 	case opMap:
-		en, err := e.entry(f, r)
-		if err != nil {
-			return err
-		}
-		push(&e.ents, en)
-		return nil
+		push(&e.ents, entry{})
+		return e.entry(&e.ents[len(e.ents)-1], f, r)
 	}
 	return errAgain
 }

@@ -43,11 +43,10 @@ func (e *encoder) mapValue(f *fieldPlan, recs []rec) error {
 
 func (e *encoder) mapEntries(f *fieldPlan, recs []rec, ebase int) error {
 	for i := range recs {
-		en, err := e.entry(f, &recs[i])
-		if err != nil {
+		push(&e.ents, entry{})
+		if err := e.entry(&e.ents[len(e.ents)-1], f, &recs[i]); err != nil {
 			return err
 		}
-		push(&e.ents, en)
 	}
 	return e.printEntries(f, e.ents[ebase:])
 }
@@ -131,12 +130,12 @@ func keyPrefix(s []byte) uint64 {
 	return v
 }
 
-// entry parses one map entry. Records other than a key and a value of the
-// right wire types are unknown fields; a missing key or value is the zero
-// value (an empty message).
-func (e *encoder) entry(f *fieldPlan, r *rec) (entry, error) {
+// entry parses one map entry into *en, in place on the stack of entries.
+// Records other than a key and a value of the right wire types are unknown
+// fields; a missing key or value is the zero value (an empty message).
+func (e *encoder) entry(en *entry, f *fieldPlan, r *rec) error {
 	kf, vf := f.key, f.val
-	en := entry{}
+	*en = entry{}
 	e.need()
 	if isSigned(kf.kind) {
 		en.key = signBit
@@ -146,13 +145,13 @@ func (e *encoder) entry(f *fieldPlan, r *rec) (entry, error) {
 	for pos := int(r.start); pos < len(b); {
 		num, wt, vs, ve, next, err := e.next(b, pos)
 		if err != nil {
-			return en, err
+			return err
 		}
 		pos = next
 		switch {
 		case num == 1 && wt == kf.wt:
 			if kf.utf8 && !utf8.Valid(b[en.ks:en.ke]) { // a key replaced within the entry
-				return en, e.fieldErr(int(en.ks), f, "invalid UTF-8 in map key")
+				return e.fieldErr(int(en.ks), f, "invalid UTF-8 in map key")
 			}
 			en.ks, en.ke = int32(vs), int32(ve)
 			if kf.kind == protoreflect.StringKind {
@@ -163,7 +162,7 @@ func (e *encoder) entry(f *fieldPlan, r *rec) (entry, error) {
 			}
 		case num == 2 && wt == vf.wt:
 			if vf.utf8 && !utf8.Valid(b[en.vs:en.ve]) { // a value replaced within the entry
-				return en, e.fieldErr(int(en.vs), f, "invalid UTF-8 in map value")
+				return e.fieldErr(int(en.vs), f, "invalid UTF-8 in map value")
 			}
 			en.hasVal = true
 			if vf.sub != nil {
@@ -176,7 +175,7 @@ func (e *encoder) entry(f *fieldPlan, r *rec) (entry, error) {
 	if vf.sub != nil {
 		en.vs, en.ve = vlo, int32(len(e.spans))
 	}
-	return en, nil
+	return nil
 }
 
 // mapKeyBits normalises a numeric key's wire bits for sorting.
