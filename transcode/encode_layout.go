@@ -5,8 +5,9 @@ package transcode
 // value with one space, empty objects and arrays as {} and [].
 //
 // Whether a member is the first of its object is read off the output: only
-// an object just opened ends in '{' (an array in '['), so nothing else
-// needs tracking and a rolled-back member leaves no trace.
+// an object just opened ends in '{', so nothing else needs tracking and a
+// rolled-back member leaves no trace. Array elements are counted by the
+// code that prints them, which knows the first without a look.
 
 func (e *encoder) open(c byte) {
 	e.set(append(e.out, c))
@@ -98,9 +99,10 @@ func (e *encoder) keyEnd() {
 	e.set(append(e.out, ':'))
 }
 
-// elem writes the separator before an array element.
-func (e *encoder) elem() {
-	if e.out[len(e.out)-1] != '[' {
+// elem writes the separator before an array element, the first when
+// first: the callers count the elements they print.
+func (e *encoder) elem(first bool) {
+	if !first {
 		e.set(append(e.out, ','))
 	}
 	if e.indent != "" {

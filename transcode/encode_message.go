@@ -277,15 +277,15 @@ func (e *encoder) elements(f *fieldPlan, recs []rec, n int) (int, error) {
 func (e *encoder) element(f *fieldPlan, r *rec, n int) (int, error) {
 	switch {
 	case f.packable && protowire.Type(r.wt()) == protowire.BytesType:
-		m, err := e.packed(f, r)
+		m, err := e.packed(f, r, n)
 		return n + m, err
 	case f.sub != nil:
-		e.elem()
+		e.elem(n == 0)
 		if err := e.messageAt(f.sub, r.start, r.end); err != nil {
 			return n, e.within(err, f, n)
 		}
 	default:
-		e.elem()
+		e.elem(n == 0)
 		if err := e.scalar(f, r); err != nil {
 			return n, err
 		}
@@ -293,8 +293,9 @@ func (e *encoder) element(f *fieldPlan, r *rec, n int) (int, error) {
 	return n + 1, nil
 }
 
-// packed prints the elements of a packed run.
-func (e *encoder) packed(f *fieldPlan, r *rec) (int, error) {
+// packed prints the elements of a packed run, after the before printed
+// already, and returns how many it printed.
+func (e *encoder) packed(f *fieldPlan, r *rec, before int) (int, error) {
 	b := e.b[:r.end]
 	n := 0
 	switch f.wt {
@@ -311,7 +312,7 @@ func (e *encoder) packed(f *fieldPlan, r *rec) (int, error) {
 			if size == 8 {
 				v = fixed64At(b, p)
 			}
-			e.elem()
+			e.elem(before+n == 0)
 			e.bits(f, v)
 			n++
 		}
@@ -326,7 +327,7 @@ func (e *encoder) packed(f *fieldPlan, r *rec) (int, error) {
 			}
 		}
 		p = next
-		e.elem()
+		e.elem(before+n == 0)
 		e.bits(f, v)
 	}
 	return n, nil
