@@ -66,7 +66,9 @@ func (d *decoder) mapField(f *dynamic.Field) error {
 		if ok {
 			d.addKey(&keys, k)
 		}
-		if c = d.skipWS(); c == ',' {
+		if d.commaQuote() {
+			c = '"'
+		} else if c = d.skipWS(); c == ',' {
 			d.pos++
 			if c = d.skipWS(); c == '}' {
 				return d.errUnexpected(d.pos)

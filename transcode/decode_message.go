@@ -56,7 +56,7 @@ func (d *decoder) object(t *dynamic.Type, skipType bool) error {
 			keyOff := d.pos
 			var err error
 			var name []byte
-			f := d.nextKey(t, &hint)
+			f, colon := d.nextKey(t, &hint)
 			if f == nil {
 				var ks jsonString
 				if ks, err = d.scanString(); err != nil {
@@ -65,8 +65,10 @@ func (d *decoder) object(t *dynamic.Type, skipType bool) error {
 				name = d.stringValue(ks)
 				f = lookupField(t, name, &hint)
 			}
-			if err := d.colon(); err != nil {
-				return err
+			if !colon {
+				if err := d.colon(); err != nil {
+					return err
+				}
 			}
 			switch {
 			case f != nil:
@@ -87,6 +89,10 @@ func (d *decoder) object(t *dynamic.Type, skipType bool) error {
 				}
 				return err
 			}
+			if d.commaQuote() {
+				c = '"'
+				continue
+			}
 			c = d.skipWS()
 			if c == ',' {
 				d.pos++
@@ -105,6 +111,17 @@ func (d *decoder) object(t *dynamic.Type, skipType bool) error {
 		return d.checkRequired(t, &fr, open)
 	}
 	return nil
+}
+
+// commaQuote consumes a comma followed at once by a quote, the usual
+// start of the next member or string element, reading d.pos once; the
+// quote stays.
+func (d *decoder) commaQuote() bool {
+	if in, p := d.in, d.pos; p+1 < len(in) && in[p] == ',' && in[p+1] == '"' {
+		d.pos = p + 1
+		return true
+	}
+	return false
 }
 
 // colon consumes the colon after an object key.
@@ -130,8 +147,9 @@ func (d *decoder) unknown(keyOff int) error {
 // nextKey consumes the key at d.pos when it is, quotes and all, the JSON
 // name of one of the next few fields from hint on, and returns the field:
 // JSON names are ASCII identifiers, so such a key needs no scanning. Most
-// names are compared with the key in two masked words.
-func (d *decoder) nextKey(t *dynamic.Type, hint *int) *dynamic.Field {
+// names are compared with the key in two masked words. A colon right after
+// the key is consumed too, and reported.
+func (d *decoder) nextKey(t *dynamic.Type, hint *int) (*dynamic.Field, bool) {
 	fs, in := t.Fields, d.in[d.pos+1:]
 	var w0, w1 uint64
 	words := len(in) >= 16
@@ -150,12 +168,16 @@ func (d *decoder) nextKey(t *dynamic.Type, hint *int) *dynamic.Field {
 			}
 		}
 		if k > 0 {
-			d.pos += k + 1
 			*hint = i + 1
-			return fs[i]
+			if k < len(in) && in[k] == ':' {
+				d.pos += k + 2
+				return fs[i], true
+			}
+			d.pos += k + 1
+			return fs[i], false
 		}
 	}
-	return nil
+	return nil, false
 }
 
 // lookupField finds the field named name, by JSON name or proto name as
