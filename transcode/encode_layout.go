@@ -32,31 +32,39 @@ func (e *encoder) set(out []byte) { setOut(&e.out, out) }
 // output has room for them: the first member of an object writes it over
 // the '{' and puts the '{' back in place of its comma.
 func (e *encoder) key(f *fieldPlan) {
+	if e.indent != "" {
+		k := f.jsonKey
+		if e.protoNames {
+			k = f.protoKey
+		}
+		e.keyIndent(k)
+		return
+	}
+	e.set(e.appendKey(e.out, f))
+}
+
+// appendKey is key in compact form, on out.
+func (e *encoder) appendKey(out []byte, f *fieldPlan) []byte {
 	k, k16 := f.jsonKey, &f.keys16[0]
 	if e.protoNames {
 		k, k16 = f.protoKey, &f.keys16[1]
 	}
-	if e.indent != "" {
-		e.keyIndent(k)
-		return
-	}
-	l := len(e.out)
-	first := e.out[l-1] == '{'
-	if len(k) <= len(k16) && cap(e.out)-l >= len(k16) {
+	l := len(out)
+	first := out[l-1] == '{'
+	if len(k) <= len(k16) && cap(out)-l >= len(k16) {
 		if first {
 			l--
 		}
-		*(*[16]byte)(e.out[l : l+16]) = *k16
+		*(*[16]byte)(out[l : l+16]) = *k16
 		if first {
-			e.out[l] = '{'
+			out[l] = '{'
 		}
-		e.out = e.out[:l+len(k)]
-		return
+		return out[:l+len(k)]
 	}
 	if first {
 		k = k[1:]
 	}
-	e.set(append(e.out, k...))
+	return append(out, k...)
 }
 
 // rawKey is key for a literal `,"name":`.

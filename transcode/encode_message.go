@@ -123,6 +123,10 @@ func (e *encoder) scalarField(f *fieldPlan, v uint64) {
 	if !f.presence && !e.unpop && (v == 0 || f.is32 && uint32(v) == 0) {
 		return
 	}
+	if e.indent == "" { // key and value on one copy of the output slice
+		e.set(e.appendBits(e.appendKey(e.out, f), f, v))
+		return
+	}
 	e.key(f)
 	e.bits(f, v)
 }

@@ -27,8 +27,10 @@ func (e *encoder) scalar(f *fieldPlan, r *rec) error {
 }
 
 // bits prints a numeric, boolean or enum value of f from its wire bits.
-func (e *encoder) bits(f *fieldPlan, v uint64) {
-	out := e.out
+func (e *encoder) bits(f *fieldPlan, v uint64) { e.set(e.appendBits(e.out, f, v)) }
+
+// appendBits is bits on out.
+func (e *encoder) appendBits(out []byte, f *fieldPlan, v uint64) []byte {
 	switch f.kind {
 	case protoreflect.Int32Kind, protoreflect.Sfixed32Kind:
 		out = appendInt(out, int64(int32(v)))
@@ -55,7 +57,7 @@ func (e *encoder) bits(f *fieldPlan, v uint64) {
 	case protoreflect.EnumKind:
 		out = e.appendEnum(out, f, protoreflect.EnumNumber(int32(v)))
 	}
-	e.set(out)
+	return out
 }
 
 // appendEnum prints an enum value by name, or by number when asked or when
