@@ -109,18 +109,25 @@ func (e *encoder) keyEnd() {
 
 // elem writes the separator before an array element, the first when
 // first: the callers count the elements they print.
-func (e *encoder) elem(first bool) {
+func (e *encoder) elem(first bool) { e.set(e.appendElem(e.out, first)) }
+
+// appendElem is elem on out.
+func (e *encoder) appendElem(out []byte, first bool) []byte {
 	if !first {
-		e.set(append(e.out, ','))
+		out = append(out, ',')
 	}
 	if e.indent != "" {
-		e.newline()
+		out = e.appendNewline(out)
 	}
+	return out
 }
 
-func (e *encoder) newline() {
-	e.set(append(e.out, '\n'))
+func (e *encoder) newline() { e.set(e.appendNewline(e.out)) }
+
+func (e *encoder) appendNewline(out []byte) []byte {
+	out = append(out, '\n')
 	for range e.level {
-		e.set(append(e.out, e.indent...))
+		out = append(out, e.indent...)
 	}
+	return out
 }

@@ -92,6 +92,14 @@ func (e *encoder) single(f *fieldPlan, r *rec) error {
 		if r.end == r.start && !f.presence && !e.unpop {
 			return nil
 		}
+		if e.indent == "" { // key and value on one copy of the output slice
+			out, ok := appendStr(e.appendKey(e.out, f), e.b[r.start:r.end])
+			if !ok {
+				return e.fieldErr(int(r.start), f, "invalid UTF-8")
+			}
+			e.set(out)
+			return nil
+		}
 		e.key(f)
 		if !e.str(e.b[r.start:r.end]) {
 			return e.fieldErr(int(r.start), f, "invalid UTF-8")
@@ -108,6 +116,10 @@ func (e *encoder) single(f *fieldPlan, r *rec) error {
 		return nil
 	case opBytes:
 		if r.end == r.start && !f.presence && !e.unpop {
+			return nil
+		}
+		if e.indent == "" {
+			e.set(appendBase64(e.appendKey(e.out, f), e.b[r.start:r.end]))
 			return nil
 		}
 		e.key(f)
@@ -311,29 +323,32 @@ func (e *encoder) packed(f *fieldPlan, r *rec, before int) (int, error) {
 		if (r.end-r.start)%size != 0 {
 			return 0, e.fieldErr(int(r.end-(r.end-r.start)%size), f, "packed run length is not a multiple of the element size")
 		}
+		out := e.out
 		for p := r.start; p < r.end; p += size {
 			v := fixed32At(b, p)
 			if size == 8 {
 				v = fixed64At(b, p)
 			}
-			e.elem(before+n == 0)
-			e.bits(f, v)
+			out = e.appendBits(e.appendElem(out, before+n == 0), f, v)
 			n++
 		}
+		e.set(out)
 		return n, nil
 	}
+	out := e.out // the elements on one copy of the output slice
 	for p := int(r.start); p < len(b); n++ {
 		v, next := uint64(b[p]), p+1
 		if v >= 0x80 {
 			var c wire.Code
 			if v, next, c = wire.Varint(b, p); next < 0 {
+				e.set(out)
 				return 0, e.codeErr(p, c, f)
 			}
 		}
 		p = next
-		e.elem(before+n == 0)
-		e.bits(f, v)
+		out = e.appendBits(e.appendElem(out, before+n == 0), f, v)
 	}
+	e.set(out)
 	return n, nil
 }
 

@@ -13,18 +13,27 @@ import "github.com/rpckit/rpckit/internal/utf8x"
 // str writes s as a JSON string, or reports false, having written nothing,
 // if s is not UTF-8.
 func (e *encoder) str(s []byte) bool {
+	out, ok := appendStr(e.out, s)
+	if ok {
+		e.set(out)
+	}
+	return ok
+}
+
+// appendStr appends s to out as a JSON string, or reports false, with out
+// as it was, if s is not UTF-8.
+func appendStr(out, s []byte) ([]byte, bool) {
 	ok, i := utf8x.ScanJSON(s)
 	if !ok {
-		return false
+		return out, false
 	}
-	out := append(e.out, '"')
+	out = append(out, '"')
 	start := 0 // s[start:i] is yet to be copied
 	for ; i < len(s); i = utf8x.NextEscape(s, i+1) {
 		out = appendEscape(append(out, s[start:i]...), s[i])
 		start = i + 1
 	}
-	e.set(append(append(out, s[start:]...), '"'))
-	return true
+	return append(append(out, s[start:]...), '"'), true
 }
 
 func appendEscape(out []byte, c byte) []byte {

@@ -88,10 +88,13 @@ func (e *encoder) zero(f *fieldPlan) {
 // at a time to eight characters (four pairs from base64Pairs) stored as
 // one word, then three at a time to four, then the last one or two bytes
 // with their padding.
-func (e *encoder) bytes(b []byte) {
-	n := len(e.out)
+func (e *encoder) bytes(b []byte) { e.set(appendBase64(e.out, b)) }
+
+// appendBase64 is bytes on out.
+func appendBase64(out, b []byte) []byte {
+	n := len(out)
 	size := base64.StdEncoding.EncodedLen(len(b))
-	out := slices.Grow(e.out, size+2+2)
+	out = slices.Grow(out, size+2+2)
 	out = out[:cap(out)]
 	out[n] = '"'
 	w := n + 1
@@ -119,7 +122,7 @@ func (e *encoder) bytes(b []byte) {
 		w += 4
 	}
 	out[w] = '"'
-	e.set(out[:w+1])
+	return out[:w+1]
 }
 
 const base64Std = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
