@@ -88,23 +88,24 @@ func (e *encoder) keyIndent(k []byte) {
 	e.set(append(e.out, ' '))
 }
 
-// member writes the separator before a member whose key the caller
-// writes, and keyEnd the colon after it.
-func (e *encoder) member() {
-	if e.out[len(e.out)-1] != '{' {
-		e.set(append(e.out, ','))
+// appendMember appends the separator before a member whose key the
+// caller writes, the first of its object when first, and appendKeyEnd the
+// colon after the key.
+func (e *encoder) appendMember(out []byte, first bool) []byte {
+	if !first {
+		out = append(out, ',')
 	}
 	if e.indent != "" {
-		e.newline()
+		out = e.appendNewline(out)
 	}
+	return out
 }
 
-func (e *encoder) keyEnd() {
+func (e *encoder) appendKeyEnd(out []byte) []byte {
 	if e.indent != "" {
-		e.set(append(e.out, ':', ' '))
-		return
+		return append(out, ':', ' ')
 	}
-	e.set(append(e.out, ':'))
+	return append(out, ':')
 }
 
 // elem writes the separator before an array element, the first when

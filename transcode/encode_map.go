@@ -65,7 +65,7 @@ func (e *encoder) printEntries(f *fieldPlan, ents []entry) error {
 				return err
 			}
 		}
-		if err := e.mapMember(f, &ents[j-1]); err != nil {
+		if err := e.mapMember(f, &ents[j-1], i == 0); err != nil {
 			return err
 		}
 		i = j
@@ -210,15 +210,15 @@ func isSigned(k protoreflect.Kind) bool {
 }
 
 // mapMember prints one entry: its key as a JSON string, then its value.
-func (e *encoder) mapMember(f *fieldPlan, en *entry) error {
-	e.member()
-	if err := e.mapKey(f, en); err != nil {
+func (e *encoder) mapMember(f *fieldPlan, en *entry, first bool) error {
+	out, err := e.appendMapKey(e.appendMember(e.out, first), f, en)
+	if err != nil {
 		return err
 	}
-	e.keyEnd()
+	out = e.appendKeyEnd(out)
 	vf := f.val
 	if vf.sub != nil {
-		var err error
+		e.set(out)
 		if sp := e.spans[en.vs:en.ve]; len(sp) == 1 {
 			err = e.messageAt(vf.sub, sp[0].start, sp[0].end)
 		} else {
@@ -229,49 +229,47 @@ func (e *encoder) mapMember(f *fieldPlan, en *entry) error {
 		}
 		return nil
 	}
-	if !en.hasVal {
-		if vf.kind == protoreflect.EnumKind {
-			e.set(e.appendEnum(e.out, vf, vf.def.Enum()))
-		} else {
-			e.zero(vf)
+	switch {
+	case !en.hasVal && vf.kind == protoreflect.EnumKind:
+		out = e.appendEnum(out, vf, vf.def.Enum())
+	case !en.hasVal && (vf.kind == protoreflect.StringKind || vf.kind == protoreflect.BytesKind):
+		out = append(out, `""`...)
+	case !en.hasVal:
+		out = e.appendBits(out, vf, 0)
+	case vf.kind == protoreflect.BytesKind:
+		out = appendBase64(out, e.b[en.vs:en.ve])
+	case vf.kind == protoreflect.StringKind:
+		var ok bool
+		if out, ok = appendStr(out, e.b[en.vs:en.ve]); !ok {
+			return e.withinKey(e.fieldErr(int(en.vs), vf, "invalid UTF-8"), f, en)
 		}
-		return nil
-	}
-	r := rec{aux: uint32(en.vwt), start: en.vs, end: en.ve}
-	switch vf.kind {
-	case protoreflect.BytesKind:
-		e.bytes(e.b[r.start:r.end])
-		return nil
-	case protoreflect.StringKind:
 	default:
-		e.bits(vf, e.bitsOf(&r))
-		return nil
+		r := rec{aux: uint32(en.vwt), start: en.vs, end: en.ve}
+		out = e.appendBits(out, vf, e.bitsOf(&r))
 	}
-	if err := e.scalar(vf, &r); err != nil {
-		return e.withinKey(err, f, en)
-	}
+	e.set(out)
 	return nil
 }
 
-func (e *encoder) mapKey(f *fieldPlan, en *entry) error {
+// appendMapKey appends the key of en, quoted as JSON keys are.
+func (e *encoder) appendMapKey(out []byte, f *fieldPlan, en *entry) ([]byte, error) {
 	kf := f.key
 	switch {
 	case kf.kind == protoreflect.StringKind:
-		if !e.str(e.b[en.ks:en.ke]) {
-			return e.fieldErr(int(en.ks), f, "invalid UTF-8 in map key")
+		out, ok := appendStr(out, e.b[en.ks:en.ke])
+		if !ok {
+			return out, e.fieldErr(int(en.ks), f, "invalid UTF-8 in map key")
 		}
+		return out, nil
 	case kf.kind == protoreflect.BoolKind:
 		if en.key != 0 {
-			e.set(append(e.out, `"true"`...))
-		} else {
-			e.set(append(e.out, `"false"`...))
+			return append(out, `"true"`...), nil
 		}
+		return append(out, `"false"`...), nil
 	case isSigned(kf.kind):
-		e.set(append(appendInt(append(e.out, '"'), int64(en.key^signBit)), '"'))
-	default:
-		e.set(append(appendUint(append(e.out, '"'), en.key), '"'))
+		return append(appendInt(append(out, '"'), int64(en.key^signBit)), '"'), nil
 	}
-	return nil
+	return append(appendUint(append(out, '"'), en.key), '"'), nil
 }
 
 // validateEntry checks the strings and the message value of an entry that
