@@ -301,10 +301,11 @@ func (e *encoder) element(f *fieldPlan, r *rec, n int) (int, error) {
 			return n, e.within(err, f, n)
 		}
 	default:
-		e.elem(n == 0)
-		if err := e.scalar(f, r); err != nil {
+		out, err := e.appendScalar(e.appendElem(e.out, n == 0), f, r)
+		if err != nil {
 			return n, err
 		}
+		e.set(out)
 	}
 	return n + 1, nil
 }

@@ -13,17 +13,26 @@ import (
 
 // scalar prints the value of record r of a scalar field f.
 func (e *encoder) scalar(f *fieldPlan, r *rec) error {
+	out, err := e.appendScalar(e.out, f, r)
+	if err == nil {
+		e.set(out)
+	}
+	return err
+}
+
+// appendScalar is scalar on out; on error out is as it was.
+func (e *encoder) appendScalar(out []byte, f *fieldPlan, r *rec) ([]byte, error) {
 	switch f.kind {
 	case protoreflect.StringKind:
-		if !e.str(e.b[r.start:r.end]) {
-			return e.fieldErr(int(r.start), f, "invalid UTF-8")
+		res, ok := appendStr(out, e.b[r.start:r.end])
+		if !ok {
+			return out, e.fieldErr(int(r.start), f, "invalid UTF-8")
 		}
+		return res, nil
 	case protoreflect.BytesKind:
-		e.bytes(e.b[r.start:r.end])
-	default:
-		e.bits(f, e.bitsOf(r))
+		return appendBase64(out, e.b[r.start:r.end]), nil
 	}
-	return nil
+	return e.appendBits(out, f, e.bitsOf(r)), nil
 }
 
 // bits prints a numeric, boolean or enum value of f from its wire bits.
