@@ -40,9 +40,12 @@ func (h *outputHint) convertOut(convert func(dst []byte) ([]byte, error)) ([]byt
 	return out, err
 }
 
-// learn updates the hint n after a result of length l: room for l and an
-// eighth more, when n is short of l or more than twice what l needs, so
-// that results of about one size keep one hint.
+// learn updates the hint n after a result of length l, when n is short of
+// l or more than twice what l needs, so that results of about one size
+// keep one hint: room for l and an eighth more, or less where the
+// allocator's block for l and 8 more is smaller. A hint is rounded up to a
+// whole block anyway, so one of a block's size wastes none of it, and
+// fewer bytes per result mean fewer collections.
 func (h *outputHint) learn(n, l int) {
 	want := l + l/8 + 8
 	switch {
@@ -50,11 +53,17 @@ func (h *outputHint) learn(n, l int) {
 		want = 0
 	case n >= l && n <= 2*want:
 		return
+	default:
+		want = min(want, blockSize(l+8))
 	}
 	if want != n {
 		h.n.Store(int32(want))
 	}
 }
+
+// blockSize returns the size of the block the allocator gives a slice of
+// n bytes: the capacity append leaves it.
+func blockSize(n int) int { return cap(append([]byte(nil), make([]byte, n)...)) }
 
 // exactCopy runs convert on a pooled buffer and returns a copy of its
 // result of the exact size, one allocation (none on error).

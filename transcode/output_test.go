@@ -7,23 +7,29 @@ import (
 )
 
 // TestOutputHint follows the hint through results of changing length: it
-// starts empty, leaves room for an eighth more than a result, stays put
-// for results of about one size, grows when one outgrows it, shrinks when
-// one needs less than half, and gives up past maxHintedOutput.
+// starts empty, leaves room for the result and some more, stays put for
+// results of about one size, grows when one outgrows it, shrinks when one
+// needs less than half, and gives up past maxHintedOutput.
 func TestOutputHint(t *testing.T) {
 	var h outputHint
+	room := func(l int) int { return min(l+l/8+8, blockSize(l+8)) } // a new hint for l
 	steps := []struct {
 		l, hint int // result length, hint after it
 	}{
-		{100, 100 + 12 + 8}, // first result, copied: the hint starts
-		{110, 120},          // fits
-		{60, 120},           // needs 75, more than half of 120
-		{40, 53},            // needs 53, less than half: shrinks
-		{53, 53},            // fits exactly
-		{54, 68},            // outgrows it
-		{1000, 0},           // would need more than maxHintedOutput
-		{1000, 0},           // copied again
-		{200, 233},          // short again: hinted again
+		{100, room(100)},                   // first result, copied: the hint starts
+		{104, room(100)},                   // fits
+		{60, room(100)},                    // needs 75, more than half
+		{40, room(40)},                     // less than half: shrinks
+		{room(40), room(40)},               // fits exactly
+		{room(40) + 1, room(room(40) + 1)}, // outgrows it
+		{1000, 0},                          // would need more than maxHintedOutput
+		{1000, 0},                          // copied again
+		{200, room(200)},                   // short again: hinted again
+	}
+	for _, l := range []int{1, 7, 8, 100, 181, 500, 1000} {
+		if r := room(l); r < l+8 || r > l+l/8+8 || blockSize(r) != r && r != l+l/8+8 {
+			t.Errorf("a result of %d bytes gives a hint of %d: not a whole block from %d to %d", l, r, l+8, l+l/8+8)
+		}
 	}
 	for i, s := range steps {
 		var caps []int
