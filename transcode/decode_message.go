@@ -2,6 +2,7 @@ package transcode
 
 import (
 	"encoding/binary"
+
 	"github.com/rpckit/rpckit/dynamic"
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/reflect/protoreflect"

@@ -4,10 +4,11 @@ package transcode
 // form with Indent: every member and element on a line of its own, "key":
 // value with one space, empty objects and arrays as {} and [].
 //
-// Whether a member is the first of its object is read off the output: only
-// an object just opened ends in '{', so nothing else needs tracking and a
-// rolled-back member leaves no trace. Array elements are counted by the
-// code that prints them, which knows the first without a look.
+// Whether a field's member is the first of its object is read off the
+// output: only an object just opened ends in '{', so nothing else needs
+// tracking and a rolled-back member leaves no trace. Array elements and
+// map members are counted by the code that prints them, which knows the
+// first without a look.
 
 func (e *encoder) open(c byte) {
 	e.set(append(e.out, c))
