@@ -22,6 +22,7 @@ func (k *compiler) compile(md protoreflect.MessageDescriptor) *Type {
 	}
 	t := &Type{
 		Desc:     md,
+		fullName: md.FullName(),
 		MapEntry: md.IsMapEntry(),
 		byName:   map[string]*Field{},
 		byJSON:   map[string]*Field{},

@@ -21,11 +21,12 @@ type Type struct {
 	// Required lists the proto2 required fields, in declaration order.
 	Required []*Field
 
-	dense  []*Field // by number, for numbers below denseLimit
-	sparse map[protowire.Number]*Field
-	byName map[string]*Field
-	byJSON map[string]*Field
-	tags   [128]tagOp
+	fullName protoreflect.FullName // Desc.FullName(), without a call through the interface
+	dense    []*Field              // by number, for numbers below denseLimit
+	sparse   map[protowire.Number]*Field
+	byName   map[string]*Field
+	byJSON   map[string]*Field
+	tags     [128]tagOp
 }
 
 // Oneof is a real oneof of a Type.
@@ -65,7 +66,7 @@ func (t *Type) lookup(name string) *Field {
 }
 
 // FullName returns the message's full name.
-func (t *Type) FullName() protoreflect.FullName { return t.Desc.FullName() }
+func (t *Type) FullName() protoreflect.FullName { return t.fullName }
 
 // Cache holds compiled Types keyed by descriptor. The zero Cache is ready
 // to use and safe for concurrent use.

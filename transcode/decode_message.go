@@ -11,7 +11,7 @@ import (
 
 // wktOf returns the well-known type t is, or wktNone.
 func wktOf(t *dynamic.Type) wellKnown {
-	n := t.Desc.FullName()
+	n := t.FullName()
 	if len(n) < len("google.protobuf.Any") || n[:len("google.protobuf.")] != "google.protobuf." {
 		return wktNone
 	}
