@@ -366,7 +366,7 @@ func (d *decoder) plainDouble() (float64, bool) {
 			exp--
 		}
 	}
-	if digits > 19 || m>>52 != 0 || exp < -22 || i < len(in) && isNotDelim(in[i]) {
+	if digits > 19 || m>>53 != 0 || exp < -22 || i < len(in) && isNotDelim(in[i]) {
 		return 0, false
 	}
 	f := float64(m)
@@ -395,7 +395,7 @@ func parseFloat(b []byte, bits int) (float64, bool) {
 }
 
 // exactFloat64 converts the common JSON numbers whose value is one IEEE
-// operation on exact operands, a mantissa below 2^52 times or divided by a
+// operation on exact operands, a mantissa below 2^53 times or divided by a
 // power of ten up to 10^22, which is correctly rounded and so the value
 // strconv.ParseFloat returns; false for the rest. b is a valid JSON number.
 func exactFloat64(b []byte) (float64, bool) {
@@ -424,7 +424,7 @@ func exactFloat64(b []byte) (float64, bool) {
 			exp--
 		}
 	}
-	if m>>52 != 0 || exp < -22 {
+	if m>>53 != 0 || exp < -22 {
 		return 0, false
 	}
 	f := float64(m)

@@ -340,7 +340,14 @@ func TestUnmarshalTopLevelWellKnown(t *testing.T) {
 func TestExactFloat64(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 5))
 	samples := []string{"0", "-0", "0.0", "1", "-1.5", "8.521700000000001", "4503599627370495", "4503599627370496",
-		"0.0000000000000000000001", "0.00000000000000000000001", "123456789.123456789", "9007199254740993", "1e5", "0.1", "0.30000000000000004"}
+		"0.0000000000000000000001", "0.00000000000000000000001", "123456789.123456789", "9007199254740993", "1e5", "0.1", "0.30000000000000004",
+		"9007199254740991", "9007199254740992", "900719925474099.1", "0.9007199254740991", "47.426899999999996"}
+	// Mantissas below 2^53 take the exact path: float64 holds them exactly.
+	for _, s := range []string{"8.521700000000001", "9007199254740991", "0.9007199254740991", "-900719925474099.1"} {
+		if _, ok := exactFloat64([]byte(s)); !ok {
+			t.Errorf("exactFloat64(%s) leaves a mantissa below 2^53 to strconv", s)
+		}
+	}
 	for range 20000 {
 		digits := strconv.FormatUint(r.Uint64()>>r.IntN(64), 10)
 		at := r.IntN(len(digits) + 1)
