@@ -158,6 +158,16 @@ func (e *encoder) directFields(p *plan, start, end int32, checked bool) (bool, e
 			return false, nil
 		}
 		r := rec{idx: idx, aux: uint32(wt), start: int32(vs), end: int32(ve)}
+		if p.flat && !e.unpop { // no runs or oneofs: only the order to check
+			if idx == cur.idx {
+				return false, nil // a field seen again: the general path merges
+			}
+			cur.idx = idx
+			if err := e.singleRec(&p.fields[idx], &r, v, hasV); err != nil {
+				return false, final(checked, err)
+			}
+			continue
+		}
 		if idx == cur.idx {
 			if err := e.extendRun(&cur, &r); err != nil {
 				return false, final(checked, err)
@@ -208,6 +218,20 @@ func (e *encoder) directFields(p *plan, start, end int32, checked bool) (bool, e
 	}
 	e.close('}')
 	return true, nil
+}
+
+// singleRec prints singular field f from its record r; v is the value
+// of a varint record when hasV. (directFields's own loop does the same
+// inline, where the call would cost the messages that have runs.)
+func (e *encoder) singleRec(f *fieldPlan, r *rec, v uint64, hasV bool) error {
+	if f.op != opScalar {
+		return e.single(f, r)
+	}
+	if !hasV {
+		v = e.bitsOf(r)
+	}
+	e.scalarField(f, v)
+	return nil
 }
 
 // final returns err if it is final, for a message that regular checked;
