@@ -6,9 +6,11 @@ GO       ?= go
 PYTHON   ?= python3
 FUZZTIME ?= 4s
 # Packages that run goroutines, servers or streams are tested under -race;
-# the rest (wire, dynamic, transcode: pure, single-goroutine) without.
+# the rest (wire, dynamic, transcode and the pure internal packages below:
+# single-goroutine) without.
 MODULE    = github.com/rpckit/rpckit
 RACE_RE   = ^$(MODULE)/(internal|schema|invoke|load|interceptor|server|examples|gateway|ui|cmd)(/|$$)
+PURE_RE   = ^$(MODULE)/internal/(utf8x|fixture)(/|$$)
 # The conformance suite runs once, on its own (see conformance).
 CONF_RE   = ^$(MODULE)/internal/conformance(/|$$)
 
@@ -45,10 +47,10 @@ vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt needed"; exit 1; }
 
 race:
-	$(GO) test -race -count=1 -timeout 15m $$($(GO) list ./... | grep -E '$(RACE_RE)' | grep -v -E '$(CONF_RE)')
+	$(GO) test -race -count=1 -timeout 15m $$($(GO) list ./... | grep -E '$(RACE_RE)' | grep -v -E '$(CONF_RE)|$(PURE_RE)')
 
 unit:
-	$(GO) test -count=1 -timeout 15m $$($(GO) list ./... | grep -v -E '$(RACE_RE)')
+	$(GO) test -count=1 -timeout 15m $$($(GO) list ./... | grep -v -E '$(RACE_RE)') $$($(GO) list ./... | grep -E '$(PURE_RE)')
 
 # The ui's browser suite (ui/browsertest): chromium driven by playwright-core
 # under node --test, against the ui package's test binary (-serve starts the
