@@ -58,10 +58,12 @@ var pow10f32 = [...]float32{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10
 //     with a relative error of 2^-53. So if f has a shortest decimal m·10^-k
 //     with k <= K, r is exactly m·10^(K-k), and m has no trailing zero (or
 //     fewer digits would do): stripping r's trailing zeros yields m and k.
-//   - m and 10^k (k <= 22) are exact doubles, so m/10^k computed in floating
-//     point is the correctly rounded quotient, which is what parsing the
-//     decimal yields: equality with f proves m·10^-k round-trips, and by
-//     the above no shorter decimal does.
+//   - r and 10^K (K <= 22) are exact doubles, so r/10^K computed in
+//     floating point is the correctly rounded quotient, the value of
+//     m·10^-k, which is what parsing that decimal yields: equality with f
+//     proves m·10^-k round-trips, and by the above no shorter decimal does.
+//     The check is made on r, before the trailing zeros are stripped, so
+//     that the two do not wait for each other.
 //
 // When the check fails f needs more digits, and strconv takes over.
 func shortDecimal64(f float64) (m uint64, k int, ok bool) {
@@ -74,7 +76,13 @@ func shortDecimal64(f float64) (m uint64, k int, ok bool) {
 	for a*pow10[k] >= 1<<50 {
 		k--
 	}
-	r := math.RoundToEven(a * pow10[k])
+	// p rounded to an integer, ties to even: adding 2^52 leaves no bits
+	// below the point (the conversion keeps p a rounded product, not fused
+	// into the addition).
+	r := float64(a*pow10[k]) + 1<<52 - 1<<52
+	if r/pow10[k] != a {
+		return 0, 0, false
+	}
 	m = uint64(r)
 	for k >= 8 && m%1e8 == 0 {
 		m, k = m/1e8, k-8
@@ -87,9 +95,6 @@ func shortDecimal64(f float64) (m uint64, k int, ok bool) {
 	}
 	if k >= 1 && m%10 == 0 {
 		m, k = m/10, k-1
-	}
-	if float64(m)/pow10[k] != a {
-		return 0, 0, false
 	}
 	return m, k, true
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -90,6 +91,42 @@ func TestFloatFormatMatchesProtojson(t *testing.T) {
 		}
 	}
 	t.Logf("%d doubles", n)
+}
+
+// TestShortDecimalTaken holds shortDecimal64 to its fast path: every double
+// whose shortest decimal has at most 14 digits, from 1e-6 on, takes it and
+// yields those digits (the test above checks only the text, which strconv
+// would also get right).
+func TestShortDecimalTaken(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 300000 {
+		m := uint64(r.Int64N(int64(math.Pow10(r.IntN(14) + 1))))
+		k := r.IntN(26) - 3 // below 0: an integer with zeros at the end
+		for m > 0 && m%10 == 0 {
+			m /= 10
+		}
+		f := float64(m) / math.Pow10(k)
+		if k < 0 {
+			f = float64(m) * math.Pow10(-k)
+		}
+		if f < 1e-6 || f >= 1<<50 {
+			continue
+		}
+		// the shortest decimal of f, as strconv finds it
+		digits := strconv.FormatFloat(f, 'e', -1, 64)
+		mant, exp, _ := strings.Cut(digits, "e")
+		e, _ := strconv.Atoi(exp)
+		mant = strings.Replace(mant, ".", "", 1)
+		wantM, _ := strconv.ParseUint(mant, 10, 64)
+		wantK := len(mant) - 1 - e
+		for wantK < 0 {
+			wantM, wantK = wantM*10, wantK+1
+		}
+		gotM, gotK, ok := shortDecimal64(f)
+		if !ok || gotM != wantM || gotK != wantK {
+			t.Fatalf("shortDecimal64(%v) = %d, %d, %v; want %d, %d, true", f, gotM, gotK, ok, wantM, wantK)
+		}
+	}
 }
 
 func TestFloat32Strided(t *testing.T) {
