@@ -25,6 +25,10 @@ func (o MarshalOptions) Marshal(t *dynamic.Type, wire []byte) ([]byte, error) {
 
 // MarshalAppend is Marshal appending to dst; it allocates nothing when dst
 // has room for the result. On error it returns dst unchanged.
+//
+// It works in the capacity of dst beyond len(dst): besides the result, up
+// to 16 bytes after it may change (keys are copied as whole 16-byte words),
+// and on error any of it. Pass dst[:len(dst):len(dst)] to keep bytes there.
 func (o MarshalOptions) MarshalAppend(dst []byte, t *dynamic.Type, wire []byte) ([]byte, error) {
 	return o.marshal(dst, planOf(t), wire)
 }
