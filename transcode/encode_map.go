@@ -130,13 +130,13 @@ func keyPrefix(s []byte) uint64 {
 	return v
 }
 
-// entry parses one map entry into *en, in place on the stack of entries.
-// Records other than a key and a value of the right wire types are unknown
-// fields; a missing key or value is the zero value (an empty message).
+// entry parses one map entry into *en, in place on the stack of entries
+// (so the scratch, which holds that stack, is there). Records other than a
+// key and a value of the right wire types are unknown fields; a missing key
+// or value is the zero value (an empty message).
 func (e *encoder) entry(en *entry, f *fieldPlan, r *rec) error {
 	kf, vf := f.key, f.val
 	*en = entry{}
-	e.need()
 	if isSigned(kf.kind) {
 		en.key = signBit
 	}
@@ -229,23 +229,13 @@ func (e *encoder) mapMember(f *fieldPlan, en *entry, first bool) error {
 		}
 		return nil
 	}
-	switch {
-	case !en.hasVal && vf.kind == protoreflect.EnumKind:
-		out = e.appendEnum(out, vf, vf.def.Enum())
-	case !en.hasVal && (vf.kind == protoreflect.StringKind || vf.kind == protoreflect.BytesKind):
-		out = append(out, `""`...)
-	case !en.hasVal:
-		out = e.appendBits(out, vf, 0)
-	case vf.kind == protoreflect.BytesKind:
-		out = appendBase64(out, e.b[en.vs:en.ve])
-	case vf.kind == protoreflect.StringKind:
-		var ok bool
-		if out, ok = appendStr(out, e.b[en.vs:en.ve]); !ok {
-			return e.withinKey(e.fieldErr(int(en.vs), vf, "invalid UTF-8"), f, en)
-		}
-	default:
-		r := rec{aux: uint32(en.vwt), start: en.vs, end: en.ve}
-		out = e.appendBits(out, vf, e.bitsOf(&r))
+	if !en.hasVal {
+		e.set(e.appendZero(out, vf))
+		return nil
+	}
+	r := rec{aux: uint32(en.vwt), start: en.vs, end: en.ve}
+	if out, err = e.appendScalar(out, vf, &r); err != nil {
+		return e.withinKey(err, f, en)
 	}
 	e.set(out)
 	return nil

@@ -61,7 +61,6 @@ type fieldPlan struct {
 	enum     *enumNames
 	sub      *plan // message, group or map entry
 	key, val *fieldPlan
-	def      protoreflect.Value // value of an absent map value
 	// jsonKey and protoKey are `,"name":` with the JSON or the proto name;
 	// the first member of an object drops the comma. keys16 holds the two
 	// padded to 16 bytes, when they fit, for key to copy in two words.
@@ -215,9 +214,6 @@ func (b *planBuilder) field(fp *fieldPlan, fd protoreflect.FieldDescriptor, sub 
 	if ed := fd.Enum(); ed != nil {
 		fp.isNull = ed.FullName() == nullValueName
 		fp.enum = b.enum(ed)
-	}
-	if !fp.list && !fp.isMap {
-		fp.def = fd.Default()
 	}
 	if sub != nil {
 		fp.sub = b.build(sub)

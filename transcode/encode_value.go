@@ -83,14 +83,16 @@ func (e *encoder) appendEnum(out []byte, f *fieldPlan, n protoreflect.EnumNumber
 	return appendInt(out, int64(n))
 }
 
-// zero prints the zero value of a scalar field without presence.
-func (e *encoder) zero(f *fieldPlan) {
-	switch f.kind {
-	case protoreflect.StringKind, protoreflect.BytesKind:
-		e.set(append(e.out, `""`...))
-	default:
-		e.bits(f, 0)
+// zero prints the zero value of an absent scalar without presence, or of
+// a map's absent value (an enum there starts at 0, even a proto2 one).
+func (e *encoder) zero(f *fieldPlan) { e.set(e.appendZero(e.out, f)) }
+
+// appendZero is zero on out.
+func (e *encoder) appendZero(out []byte, f *fieldPlan) []byte {
+	if f.kind == protoreflect.StringKind || f.kind == protoreflect.BytesKind {
+		return append(out, `""`...)
 	}
+	return e.appendBits(out, f, 0)
 }
 
 // bytes prints b as standard base64 with padding, in quotes: six bytes
