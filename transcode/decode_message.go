@@ -115,8 +115,7 @@ func (d *decoder) object(t *dynamic.Type, skipType bool) error {
 }
 
 // commaQuote consumes a comma followed at once by a quote, the usual
-// start of the next member or string element, reading d.pos once; the
-// quote stays.
+// start of an object's next member, reading d.pos once; the quote stays.
 func (d *decoder) commaQuote() bool {
 	if in, p := d.in, d.pos; p+1 < len(in) && in[p] == ',' && in[p+1] == '"' {
 		d.pos = p + 1

@@ -347,6 +347,10 @@ func TestExactFloat64(t *testing.T) {
 		if _, ok := exactFloat64([]byte(s)); !ok {
 			t.Errorf("exactFloat64(%s) leaves a mantissa below 2^53 to strconv", s)
 		}
+		d := decoder{in: []byte(s + ",")}
+		if _, ok := d.plainDouble(); !ok {
+			t.Errorf("plainDouble(%s) leaves a mantissa below 2^53 to the general path", s)
+		}
 	}
 	for range 20000 {
 		digits := strconv.FormatUint(r.Uint64()>>r.IntN(64), 10)

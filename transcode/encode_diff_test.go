@@ -65,8 +65,9 @@ func TestMarshalMangled(t *testing.T) {
 
 // TestMarshalMangledFlat is TestMarshalMangled on messages whose fields
 // are all singular scalars, strings and bytes outside oneofs (the direct
-// path's flat loop): random values, some zero, their records reordered
-// and repeated, with every option set.
+// path's flat loop): random values, records of zero values added (which
+// proto.Marshal never writes) and strings of invalid UTF-8, the records
+// reordered and repeated, with every option set.
 func TestMarshalMangledFlat(t *testing.T) {
 	r := rand.New(rand.NewPCG(23, 24))
 	sets := optionSets()
@@ -115,11 +116,34 @@ func TestMarshalMangledFlat(t *testing.T) {
 			t.Fatal(err)
 		}
 		md := m.ProtoReflect().Descriptor()
+		wire = appendZeroRecords(r, md, wire)
 		mangled := mangle(r, md, wire)
 		for _, o := range sets {
 			checkAgainstOracle(t, fmt.Sprintf("message %d %s\nwire %x", i, optString(o), mangled), md, mangled, o)
 		}
 	}
+}
+
+// appendZeroRecords appends up to two records of random fields of md with
+// zero values, and now and then a string of invalid UTF-8 instead.
+func appendZeroRecords(r *rand.Rand, md protoreflect.MessageDescriptor, b []byte) []byte {
+	fields := md.Fields()
+	for range r.IntN(3) {
+		fd := fields.Get(r.IntN(fields.Len()))
+		switch fd.Kind() {
+		case protoreflect.DoubleKind:
+			b = protowire.AppendFixed64(protowire.AppendTag(b, fd.Number(), protowire.Fixed64Type), 0)
+		case protoreflect.StringKind, protoreflect.BytesKind:
+			v := ""
+			if fd.Kind() == protoreflect.StringKind && r.IntN(4) == 0 {
+				v = "\xff"
+			}
+			b = protowire.AppendString(protowire.AppendTag(b, fd.Number(), protowire.BytesType), v)
+		default:
+			b = protowire.AppendVarint(protowire.AppendTag(b, fd.Number(), protowire.VarintType), 0)
+		}
+	}
+	return b
 }
 
 // mangle rewrites the records of a message of md (and of its sub-messages)

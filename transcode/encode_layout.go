@@ -8,7 +8,9 @@ package transcode
 // output: only an object just opened ends in '{', so nothing else needs
 // tracking and a rolled-back member leaves no trace. Array elements and
 // map members are counted by the code that prints them, which knows the
-// first without a look.
+// first without a look. With Indent, close reads the output too: an
+// object or array that ends right after its '{' or '[' is empty and
+// closes on the same line.
 
 func (e *encoder) open(c byte) {
 	e.set(append(e.out, c))
