@@ -130,17 +130,21 @@ func appendZeroRecords(r *rand.Rand, md protoreflect.MessageDescriptor, b []byte
 	fields := md.Fields()
 	for range r.IntN(3) {
 		fd := fields.Get(r.IntN(fields.Len()))
-		switch fd.Kind() {
-		case protoreflect.DoubleKind:
-			b = protowire.AppendFixed64(protowire.AppendTag(b, fd.Number(), protowire.Fixed64Type), 0)
-		case protoreflect.StringKind, protoreflect.BytesKind:
+		wt := wireTypeOf(fd.Kind())
+		b = protowire.AppendTag(b, fd.Number(), wt)
+		switch wt {
+		case protowire.Fixed64Type:
+			b = protowire.AppendFixed64(b, 0)
+		case protowire.Fixed32Type:
+			b = protowire.AppendFixed32(b, 0)
+		case protowire.BytesType:
 			v := ""
 			if fd.Kind() == protoreflect.StringKind && r.IntN(4) == 0 {
 				v = "\xff"
 			}
-			b = protowire.AppendString(protowire.AppendTag(b, fd.Number(), protowire.BytesType), v)
+			b = protowire.AppendString(b, v)
 		default:
-			b = protowire.AppendVarint(protowire.AppendTag(b, fd.Number(), protowire.VarintType), 0)
+			b = protowire.AppendVarint(b, 0)
 		}
 	}
 	return b

@@ -1,6 +1,7 @@
 package transcode
 
 import (
+	"bytes"
 	"errors"
 	"math/rand/v2"
 	"testing"
@@ -14,10 +15,7 @@ func TestScanStringUTF8(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	alphabet := []string{"a", "é", "東", "😀", "\xff", "\xed\xa0\x80", "\xc0\x80", "\x01", "\\n", "\\u00e9", "\\", "\"", "\xe2\x82"}
 	for range 50000 {
-		body := make([]byte, r.IntN(70))
-		for i := range body {
-			body[i] = 'x'
-		}
+		body := bytes.Repeat([]byte{'x'}, r.IntN(70))
 		for range r.IntN(20) {
 			body = append(body, alphabet[r.IntN(len(alphabet))]...)
 		}
