@@ -47,10 +47,10 @@ vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt needed"; exit 1; }
 
 race:
-	$(GO) test -race -count=1 -timeout 15m $$($(GO) list ./... | grep -E '$(RACE_RE)' | grep -v -E '$(CONF_RE)|$(PURE_RE)')
+	$(GO) test -race -count=1 -timeout 15m $$($(GO) list ./... | awk -v race='$(RACE_RE)' -v skip='$(CONF_RE)|$(PURE_RE)' '$$0 ~ race && $$0 !~ skip')
 
 unit:
-	$(GO) test -count=1 -timeout 15m $$($(GO) list ./... | grep -v -E '$(RACE_RE)') $$($(GO) list ./... | grep -E '$(PURE_RE)')
+	$(GO) test -count=1 -timeout 15m $$($(GO) list ./... | awk -v race='$(RACE_RE)' -v pure='$(PURE_RE)' '$$0 !~ race || $$0 ~ pure')
 
 # The ui's browser suite (ui/browsertest): chromium driven by playwright-core
 # under node --test, against the ui package's test binary (-serve starts the
