@@ -42,13 +42,23 @@ func (o *MarshalOptions) marshal(dst []byte, p *plan, b []byte) ([]byte, error) 
 	}
 	var e encoder
 	e.reset(o, b, dst)
+	out, err := e.convert(p)
+	if err != nil {
+		return dst, err
+	}
+	return out, nil
+}
+
+// convert prints the whole input as a message of p and returns the output,
+// or the error.
+func (e *encoder) convert(p *plan) ([]byte, error) {
 	err := e.root(p)
 	if e.scratch != nil {
 		e.scratch.release()
 		scratches.Put(e.scratch)
 	}
 	if err != nil {
-		return dst, finish(err)
+		return nil, finish(err)
 	}
 	return e.out, nil
 }
@@ -90,6 +100,7 @@ type encoder struct {
 	enumNums   bool
 	unpop      bool
 	indent     string
+	compact    bool     // the default options: the direct path uses compactFields
 	level      int      // nesting of objects and arrays, for indentation
 	depth      int      // messages still allowed below this one
 	partial    int      // > 0 inside an Any, where required fields are not checked
@@ -122,6 +133,7 @@ func (e *encoder) reset(o *MarshalOptions, b, dst []byte) {
 	e.b, e.out = b, dst
 	e.protoNames, e.enumNums, e.unpop = o.UseProtoNames, o.UseEnumNumbers, o.EmitUnpopulated
 	e.indent = o.Indent
+	e.compact = o.Indent == "" && !o.EmitUnpopulated && !o.UseProtoNames && !o.UseEnumNumbers
 	e.level, e.depth, e.partial = 0, wire.DefaultMaxDepth, 0
 	e.res = o.Resolver
 }

@@ -73,7 +73,13 @@ func (e *encoder) direct(p *plan, start, end int32) (bool, error) {
 	if e.scratch != nil {
 		ebase = len(e.ents)
 	}
-	ok, err := e.directFields(p, start, end, checked)
+	var ok bool
+	var err error
+	if e.compact {
+		ok, err = e.compactFields(p, start, end, checked)
+	} else {
+		ok, err = e.directFields(p, start, end, checked)
+	}
 	if e.scratch != nil {
 		e.ents = e.ents[:ebase]
 	}
@@ -99,8 +105,9 @@ const (
 	noHope     = 1 << 30
 )
 
-// directFields is the direct path's loop. It is long because it is the hot
-// loop: the common records (one-byte tags of varint, fixed and short
+// directFields is the direct path's loop for options other than the
+// defaults (compactFields does the defaults). It is long because it is a
+// hot loop: the common records (one-byte tags of varint, fixed and short
 // length-delimited records) are parsed inline, the rest by record.
 func (e *encoder) directFields(p *plan, start, end int32, checked bool) (bool, error) {
 	b := e.b[:end]

@@ -12,7 +12,8 @@ import (
 
 // fuzzMarshal holds Marshal against protojson over dynamicpb on arbitrary
 // bytes read as a message of md: no panic, the same JSON when protobuf-go
-// parses and protojson prints, an *Error when either fails.
+// parses and protojson prints, an *Error when either fails; and the compact
+// loop to the general one (checkCompact).
 func fuzzMarshal(f *testing.F, md protoreflect.MessageDescriptor, seeds []proto.Message) {
 	for _, m := range seeds {
 		b, err := proto.Marshal(m)
@@ -25,6 +26,7 @@ func fuzzMarshal(f *testing.F, md protoreflect.MessageDescriptor, seeds []proto.
 	sets := optionSets()
 	f.Fuzz(func(t *testing.T, wire []byte, opt uint8) {
 		checkAgainstOracle(t, "fuzz", md, wire, sets[int(opt)%len(sets)])
+		checkCompact(t, "fuzz", md, wire)
 	})
 }
 

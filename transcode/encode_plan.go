@@ -51,9 +51,10 @@ type fieldPlan struct {
 	isMap    bool
 	packable bool // repeated scalar: packed runs accepted
 	op       uint8
-	is32     bool // 32-bit varint: a decoder drops the upper bits
-	presence bool // explicit presence: printed when set, null when unpopulated
-	inOneof  bool // in a real or synthetic oneof: not printed when unpopulated
+	fast     uint8 // what the compact loop does with it
+	is32     bool  // 32-bit varint: a decoder drops the upper bits
+	presence bool  // explicit presence: printed when set, null when unpopulated
+	inOneof  bool  // in a real or synthetic oneof: not printed when unpopulated
 	oneof    int32
 	utf8     bool // strings checked on every occurrence, as proto.Unmarshal does
 	isNull   bool // google.protobuf.NullValue: always JSON null
@@ -219,6 +220,7 @@ func (b *planBuilder) field(fp *fieldPlan, fd protoreflect.FieldDescriptor, sub 
 		fp.sub = b.build(sub)
 	}
 	fp.op = opOf(fp)
+	fp.fast = fastOf(fp)
 	if fp.isMap {
 		fp.key, fp.val = &fp.sub.fields[0], &fp.sub.fields[1]
 		if fp.sub.fields[0].num != 1 {

@@ -1,0 +1,306 @@
+package transcode
+
+import (
+	"encoding/binary"
+	"math"
+
+	"github.com/rpckit/rpckit/wire"
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+// The compact loop is the direct path for the default options: compact
+// output, JSON names, enum names, no unpopulated fields. It keeps the
+// output in a local slice and does each record's work in one switch on the
+// field's fast op, which names the kind and shape together; the fields it
+// has no op for go through the direct path's shared code. It decides what
+// the direct path decides, in the same order, and gives up where it does.
+
+// What the compact loop does with a field (fieldPlan.fast).
+const (
+	fastOther       uint8 = iota // through the shared code
+	fastInt64                    // int64, sfixed64: a quoted decimal
+	fastUint64                   // uint64, fixed64: a quoted decimal
+	fastInt32                    // int32, sfixed32
+	fastUint32                   // uint32, fixed32
+	fastBool                     //
+	fastDouble                   //
+	fastEnum                     // an enum other than NullValue, by name
+	fastString                   //
+	fastMessage                  // a singular message (not a group)
+	fastListString               // repeated string
+	fastListMessage              // repeated message (not a group)
+)
+
+func fastOf(f *fieldPlan) uint8 {
+	switch f.op {
+	case opScalar:
+		switch f.kind {
+		case protoreflect.Int64Kind, protoreflect.Sfixed64Kind:
+			return fastInt64
+		case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+			return fastUint64
+		case protoreflect.Int32Kind, protoreflect.Sfixed32Kind:
+			return fastInt32
+		case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
+			return fastUint32
+		case protoreflect.BoolKind:
+			return fastBool
+		case protoreflect.DoubleKind:
+			return fastDouble
+		case protoreflect.EnumKind:
+			if !f.isNull {
+				return fastEnum
+			}
+		}
+	case opString:
+		return fastString
+	case opMessage:
+		if f.kind == protoreflect.MessageKind {
+			return fastMessage
+		}
+	case opList:
+		switch f.kind {
+		case protoreflect.StringKind:
+			return fastListString
+		case protoreflect.MessageKind:
+			return fastListMessage
+		}
+	}
+	return fastOther
+}
+
+// compactFields is directFields for the default options.
+func (e *encoder) compactFields(p *plan, start, end int32, checked bool) (bool, error) {
+	b := e.b[:end]
+	out := append(e.out, '{')
+	cur := run{idx: -1}
+	var oneofs uint64
+	for pos := int(start); pos < len(b); {
+		var (
+			wt     protowire.Type
+			vs, ve int
+			idx    int32
+			v      uint64 // the value of a varint or fixed record
+		)
+		ve = -1
+		if c := b[pos]; c < 0x80 && c >= 8 {
+			wt, vs = protowire.Type(c&7), pos+1
+			switch wt {
+			case protowire.VarintType:
+				if vs < len(b) && b[vs] < 0x80 {
+					v, ve = uint64(b[vs]), vs+1
+				} else {
+					v, ve, _ = wire.Varint(b, vs)
+				}
+			case protowire.BytesType:
+				if vs < len(b) && b[vs] < 0x80 && int(b[vs]) < len(b)-vs {
+					vs, ve = vs+1, vs+1+int(b[vs])
+				}
+			case protowire.Fixed64Type:
+				if len(b)-vs >= 8 {
+					v, ve = binary.LittleEndian.Uint64(b[vs:]), vs+8
+				}
+			case protowire.Fixed32Type:
+				if len(b)-vs >= 4 {
+					v, ve = uint64(binary.LittleEndian.Uint32(b[vs:])), vs+4
+				}
+			}
+			idx = p.tags[c]
+		}
+		if ve < 0 {
+			num, w, s, t, next, err := e.record(b, pos)
+			if err != nil {
+				e.set(out)
+				return false, err
+			}
+			wt, vs, ve, pos = w, s, t, next
+			idx = p.tagIndex(num, wt)
+			switch wt {
+			case protowire.VarintType:
+				v = varintAt(b, int32(vs))
+			case protowire.Fixed32Type:
+				v = fixed32At(b, int32(vs))
+			case protowire.Fixed64Type:
+				v = fixed64At(b, int32(vs))
+			}
+		} else {
+			pos = ve
+		}
+		switch {
+		case idx == tagSkip:
+			continue
+		case idx < 0 || idx < cur.idx:
+			e.set(out)
+			return false, nil
+		}
+		f := &p.fields[idx]
+		if idx == cur.idx { // a further element of a list, or a map entry
+			switch f.fast {
+			case fastListString:
+				res, ok := appendStr(append(out, ','), b[vs:ve])
+				if !ok {
+					e.set(out)
+					return false, final(checked, e.fieldErr(vs, f, "invalid UTF-8"))
+				}
+				out = res
+				cur.n++
+				continue
+			case fastListMessage:
+				e.set(append(out, ','))
+				if err := e.messageAt(f.sub, int32(vs), int32(ve)); err != nil {
+					return false, final(checked, e.within(err, f, cur.n))
+				}
+				out = e.out
+				cur.n++
+				continue
+			}
+			e.set(out)
+			r := rec{idx: idx, aux: uint32(wt), start: int32(vs), end: int32(ve)}
+			if err := e.extendRun(&cur, &r); err != nil {
+				return false, final(checked, err)
+			}
+			out = e.out
+			continue
+		}
+		if cur.f != nil && cur.f.op >= opList {
+			var err error
+			if out, err = e.endCompactRun(out, &cur); err != nil {
+				return false, final(checked, err)
+			}
+		}
+		if f.oneof >= 0 {
+			if oneofs&(1<<f.oneof) != 0 {
+				e.set(out)
+				return false, nil
+			}
+			oneofs |= 1 << f.oneof
+		}
+		cur = run{f: f, idx: idx}
+		switch f.fast {
+		case fastInt64:
+			if v != 0 || f.presence {
+				out = append(appendInt(append(appendJSONKey(out, f), '"'), int64(v)), '"')
+			}
+		case fastUint64:
+			if v != 0 || f.presence {
+				out = append(appendUint(append(appendJSONKey(out, f), '"'), v), '"')
+			}
+		case fastInt32:
+			if uint32(v) != 0 || f.presence {
+				out = appendInt(appendJSONKey(out, f), int64(int32(v)))
+			}
+		case fastUint32:
+			if uint32(v) != 0 || f.presence {
+				out = appendUint(appendJSONKey(out, f), uint64(uint32(v)))
+			}
+		case fastBool:
+			if v != 0 {
+				out = append(appendJSONKey(out, f), "true"...)
+			} else if f.presence {
+				out = append(appendJSONKey(out, f), "false"...)
+			}
+		case fastDouble:
+			if v != 0 || f.presence {
+				out = appendFloat(appendJSONKey(out, f), math.Float64frombits(v), 64)
+			}
+		case fastEnum:
+			if uint32(v) != 0 || f.presence {
+				n := protoreflect.EnumNumber(int32(v))
+				if q := f.enum.quoted(n); q != nil {
+					out = append(appendJSONKey(out, f), q...)
+				} else {
+					out = appendInt(appendJSONKey(out, f), int64(n))
+				}
+			}
+		case fastString:
+			if ve > vs || f.presence {
+				res, ok := appendStr(appendJSONKey(out, f), b[vs:ve])
+				if !ok {
+					e.set(out)
+					return false, final(checked, e.fieldErr(vs, f, "invalid UTF-8"))
+				}
+				out = res
+			}
+		case fastMessage:
+			e.set(appendJSONKey(out, f))
+			if err := e.messageAt(f.sub, int32(vs), int32(ve)); err != nil {
+				return false, final(checked, e.within(err, f, -1))
+			}
+			out = e.out
+		case fastListString:
+			res, ok := appendStr(append(appendJSONKey(out, f), '['), b[vs:ve])
+			if !ok {
+				e.set(out)
+				return false, final(checked, e.fieldErr(vs, f, "invalid UTF-8"))
+			}
+			out = res
+			cur.n = 1
+		case fastListMessage:
+			e.set(append(appendJSONKey(out, f), '['))
+			if err := e.messageAt(f.sub, int32(vs), int32(ve)); err != nil {
+				return false, final(checked, e.within(err, f, 0))
+			}
+			out = e.out
+			cur.n = 1
+		default:
+			e.set(out)
+			r := rec{idx: idx, aux: uint32(wt), start: int32(vs), end: int32(ve)}
+			var err error
+			switch {
+			case f.op == opScalar:
+				e.scalarField(f, v)
+			case f.op < opList:
+				err = e.single(f, &r)
+			default:
+				err = e.startRun(&cur, &r)
+			}
+			if err != nil {
+				return false, final(checked, err)
+			}
+			out = e.out
+		}
+	}
+	if cur.f != nil && cur.f.op >= opList {
+		var err error
+		if out, err = e.endCompactRun(out, &cur); err != nil {
+			return false, final(checked, err)
+		}
+	}
+	e.set(append(out, '}'))
+	return true, nil
+}
+
+// endCompactRun ends the list or map of cur, the compact loop's run in
+// progress, after out.
+func (e *encoder) endCompactRun(out []byte, cur *run) ([]byte, error) {
+	if cur.f.fast != fastOther { // a list of strings or messages: never empty
+		return append(out, ']'), nil
+	}
+	e.set(out)
+	if err := e.endRun(cur); err != nil {
+		return nil, err
+	}
+	return e.out, nil
+}
+
+// appendJSONKey is appendKey for JSON names.
+func appendJSONKey(out []byte, f *fieldPlan) []byte {
+	k, k16 := f.jsonKey, &f.keys16[0]
+	l := len(out)
+	first := out[l-1] == '{'
+	if len(k) <= len(k16) && cap(out)-l >= len(k16) {
+		if first {
+			l--
+		}
+		*(*[16]byte)(out[l : l+16]) = *k16
+		if first {
+			out[l] = '{'
+		}
+		return out[:l+len(k)]
+	}
+	if first {
+		k = k[1:]
+	}
+	return append(out, k...)
+}
