@@ -74,7 +74,11 @@ func fastOf(f *fieldPlan) uint8 {
 func (e *encoder) compactFields(p *plan, start, end int32, checked bool) (bool, error) {
 	b := e.b[:end]
 	out := append(e.out, '{')
-	cur := run{idx: -1}
+	// The field of the last record, and for lists of strings and messages
+	// their elements so far; runs of the shared code (the other lists and
+	// maps) have their state in rn.
+	cur, cf, n := int32(-1), (*fieldPlan)(nil), 0
+	var rn run
 	var oneofs uint64
 	for pos := int(start); pos < len(b); {
 		var (
@@ -130,12 +134,12 @@ func (e *encoder) compactFields(p *plan, start, end int32, checked bool) (bool, 
 		switch {
 		case idx == tagSkip:
 			continue
-		case idx < 0 || idx < cur.idx:
+		case idx < 0 || idx < cur:
 			e.set(out)
 			return false, nil
 		}
 		f := &p.fields[idx]
-		if idx == cur.idx { // a further element of a list, or a map entry
+		if idx == cur { // a further element of a list, or a map entry
 			switch f.fast {
 			case fastListString:
 				res, ok := appendStr(append(out, ','), b[vs:ve])
@@ -144,28 +148,31 @@ func (e *encoder) compactFields(p *plan, start, end int32, checked bool) (bool, 
 					return false, final(checked, e.fieldErr(vs, f, "invalid UTF-8"))
 				}
 				out = res
-				cur.n++
+				n++
 				continue
 			case fastListMessage:
 				e.set(append(out, ','))
 				if err := e.messageAt(f.sub, int32(vs), int32(ve)); err != nil {
-					return false, final(checked, e.within(err, f, cur.n))
+					return false, final(checked, e.within(err, f, n))
 				}
 				out = e.out
-				cur.n++
+				n++
 				continue
 			}
 			e.set(out)
+			if f.op < opList {
+				return false, nil // a field seen again: the general path merges
+			}
 			r := rec{idx: idx, aux: uint32(wt), start: int32(vs), end: int32(ve)}
-			if err := e.extendRun(&cur, &r); err != nil {
+			if err := e.extendRun(&rn, &r); err != nil {
 				return false, final(checked, err)
 			}
 			out = e.out
 			continue
 		}
-		if cur.f != nil && cur.f.op >= opList {
+		if cf != nil && cf.op >= opList {
 			var err error
-			if out, err = e.endCompactRun(out, &cur); err != nil {
+			if out, err = e.endCompactRun(out, cf, &rn); err != nil {
 				return false, final(checked, err)
 			}
 		}
@@ -176,7 +183,7 @@ func (e *encoder) compactFields(p *plan, start, end int32, checked bool) (bool, 
 			}
 			oneofs |= 1 << f.oneof
 		}
-		cur = run{f: f, idx: idx}
+		cur, cf = idx, f
 		switch f.fast {
 		case fastInt64:
 			if v != 0 || f.presence {
@@ -235,14 +242,14 @@ func (e *encoder) compactFields(p *plan, start, end int32, checked bool) (bool, 
 				return false, final(checked, e.fieldErr(vs, f, "invalid UTF-8"))
 			}
 			out = res
-			cur.n = 1
+			n = 1
 		case fastListMessage:
 			e.set(append(appendJSONKey(out, f), '['))
 			if err := e.messageAt(f.sub, int32(vs), int32(ve)); err != nil {
 				return false, final(checked, e.within(err, f, 0))
 			}
 			out = e.out
-			cur.n = 1
+			n = 1
 		default:
 			e.set(out)
 			r := rec{idx: idx, aux: uint32(wt), start: int32(vs), end: int32(ve)}
@@ -253,7 +260,8 @@ func (e *encoder) compactFields(p *plan, start, end int32, checked bool) (bool, 
 			case f.op < opList:
 				err = e.single(f, &r)
 			default:
-				err = e.startRun(&cur, &r)
+				rn = run{f: f, idx: idx}
+				err = e.startRun(&rn, &r)
 			}
 			if err != nil {
 				return false, final(checked, err)
@@ -261,9 +269,9 @@ func (e *encoder) compactFields(p *plan, start, end int32, checked bool) (bool, 
 			out = e.out
 		}
 	}
-	if cur.f != nil && cur.f.op >= opList {
+	if cf != nil && cf.op >= opList {
 		var err error
-		if out, err = e.endCompactRun(out, &cur); err != nil {
+		if out, err = e.endCompactRun(out, cf, &rn); err != nil {
 			return false, final(checked, err)
 		}
 	}
@@ -271,14 +279,14 @@ func (e *encoder) compactFields(p *plan, start, end int32, checked bool) (bool, 
 	return true, nil
 }
 
-// endCompactRun ends the list or map of cur, the compact loop's run in
-// progress, after out.
-func (e *encoder) endCompactRun(out []byte, cur *run) ([]byte, error) {
-	if cur.f.fast != fastOther { // a list of strings or messages: never empty
+// endCompactRun ends the list or map of field f, after out: the compact
+// loop's own lists, or the run rn of the shared code.
+func (e *encoder) endCompactRun(out []byte, f *fieldPlan, rn *run) ([]byte, error) {
+	if f.fast != fastOther { // a list of strings or messages: never empty
 		return append(out, ']'), nil
 	}
 	e.set(out)
-	if err := e.endRun(cur); err != nil {
+	if err := e.endRun(rn); err != nil {
 		return nil, err
 	}
 	return e.out, nil
@@ -286,21 +294,5 @@ func (e *encoder) endCompactRun(out []byte, cur *run) ([]byte, error) {
 
 // appendJSONKey is appendKey for JSON names.
 func appendJSONKey(out []byte, f *fieldPlan) []byte {
-	k, k16 := f.jsonKey, &f.keys16[0]
-	l := len(out)
-	first := out[l-1] == '{'
-	if len(k) <= len(k16) && cap(out)-l >= len(k16) {
-		if first {
-			l--
-		}
-		*(*[16]byte)(out[l : l+16]) = *k16
-		if first {
-			out[l] = '{'
-		}
-		return out[:l+len(k)]
-	}
-	if first {
-		k = k[1:]
-	}
-	return append(out, k...)
+	return appendKeyWords(out, f.jsonKey, &f.keys16[0])
 }

@@ -48,10 +48,15 @@ func (e *encoder) key(f *fieldPlan) {
 
 // appendKey is key in compact form, on out.
 func (e *encoder) appendKey(out []byte, f *fieldPlan) []byte {
-	k, k16 := f.jsonKey, &f.keys16[0]
 	if e.protoNames {
-		k, k16 = f.protoKey, &f.keys16[1]
+		return appendKeyWords(out, f.protoKey, &f.keys16[1])
 	}
+	return appendKeyWords(out, f.jsonKey, &f.keys16[0])
+}
+
+// appendKeyWords appends k, a key `,"name":`, copying k16, its padded
+// form, in two words when k fits in it and out has room.
+func appendKeyWords(out, k []byte, k16 *[16]byte) []byte {
 	l := len(out)
 	first := out[l-1] == '{'
 	if len(k) <= len(k16) && cap(out)-l >= len(k16) {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"unicode/utf8"
 
+	"github.com/rpckit/rpckit/wire"
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
@@ -117,14 +118,20 @@ func (e *encoder) sortEntries(ents []entry, str bool) {
 	}
 }
 
-// keyPrefix returns the first eight bytes of s as a big-endian number,
-// zero-padded: prefixes order as the strings do, up to ties.
-func keyPrefix(s []byte) uint64 {
-	if len(s) >= 8 {
-		return binary.BigEndian.Uint64(s)
+// keyPrefix returns the first eight bytes of b[s:t] as a big-endian
+// number, zero-padded: prefixes order as the strings do, up to ties. It
+// reads the eight bytes from s in one load where b has them.
+func keyPrefix(b []byte, s, t int) uint64 {
+	n := t - s
+	if len(b)-s >= 8 {
+		v := binary.BigEndian.Uint64(b[s:])
+		if n < 8 {
+			v &^= math.MaxUint64 >> (8 * n)
+		}
+		return v
 	}
 	var v uint64
-	for i, c := range s {
+	for i, c := range b[s:t] {
 		v |= uint64(c) << (56 - 8*i)
 	}
 	return v
@@ -133,7 +140,8 @@ func keyPrefix(s []byte) uint64 {
 // entry parses one map entry into *en, in place on the stack of entries
 // (so the scratch, which holds that stack, is there). Records other than a
 // key and a value of the right wire types are unknown fields; a missing key
-// or value is the zero value (an empty message).
+// or value is the zero value (an empty message). The common records are
+// parsed inline, as in the direct path's loops.
 func (e *encoder) entry(en *entry, f *fieldPlan, r *rec) error {
 	kf, vf := f.key, f.val
 	*en = entry{}
@@ -143,25 +151,54 @@ func (e *encoder) entry(en *entry, f *fieldPlan, r *rec) error {
 	vlo := int32(len(e.spans))
 	b := e.b[:r.end]
 	for pos := int(r.start); pos < len(b); {
-		num, wt, vs, ve, next, err := e.next(b, pos)
-		if err != nil {
-			return err
+		var (
+			num    protowire.Number
+			wt     protowire.Type
+			vs, ve int
+		)
+		ve = -1
+		if c := b[pos]; c < 0x80 && c >= 8 {
+			num, wt, vs = protowire.Number(c>>3), protowire.Type(c&7), pos+1
+			switch wt {
+			case protowire.BytesType:
+				if vs < len(b) && b[vs] < 0x80 && int(b[vs]) < len(b)-vs {
+					vs, ve = vs+1, vs+1+int(b[vs])
+				}
+			case protowire.VarintType:
+				ve = wire.VarintEnd(b, vs)
+			case protowire.Fixed64Type:
+				if len(b)-vs >= 8 {
+					ve = vs + 8
+				}
+			case protowire.Fixed32Type:
+				if len(b)-vs >= 4 {
+					ve = vs + 4
+				}
+			}
+		}
+		next := ve
+		if ve < 0 {
+			var err error
+			if num, wt, vs, ve, next, err = e.record(b, pos); err != nil {
+				return err
+			}
 		}
 		pos = next
 		switch {
 		case num == 1 && wt == kf.wt:
-			if kf.utf8 && !utf8.Valid(b[en.ks:en.ke]) { // a key replaced within the entry
+			// a key replaced within the entry (none yet: ke is 0)
+			if en.ke > 0 && kf.utf8 && !utf8.Valid(b[en.ks:en.ke]) {
 				return e.fieldErr(int(en.ks), f, "invalid UTF-8 in map key")
 			}
 			en.ks, en.ke = int32(vs), int32(ve)
 			if kf.kind == protoreflect.StringKind {
-				en.key = keyPrefix(b[vs:ve])
+				en.key = keyPrefix(e.b, vs, ve)
 			} else {
 				rk := rec{aux: uint32(wt), start: int32(vs), end: int32(ve)}
 				en.key = mapKeyBits(kf.kind, e.bitsOf(&rk))
 			}
 		case num == 2 && wt == vf.wt:
-			if vf.utf8 && !utf8.Valid(b[en.vs:en.ve]) { // a value replaced within the entry
+			if en.hasVal && vf.utf8 && !utf8.Valid(b[en.vs:en.ve]) { // a value replaced within the entry
 				return e.fieldErr(int(en.vs), f, "invalid UTF-8 in map value")
 			}
 			en.hasVal = true

@@ -59,3 +59,21 @@ func TestBytesBase64(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyPrefix holds keyPrefix, which loads eight bytes at once where the
+// buffer has them, to the first eight bytes of each key, zero-padded, for
+// keys of every length at every place in a buffer, near its end too.
+func TestKeyPrefix(t *testing.T) {
+	buf := []byte("abcdefghijklmnopqrst\xff\xfe")
+	for s := range len(buf) + 1 {
+		for end := s; end <= len(buf); end++ {
+			var want uint64
+			for i := 0; i < 8 && s+i < end; i++ {
+				want |= uint64(buf[s+i]) << (56 - 8*i)
+			}
+			if got := keyPrefix(buf, s, end); got != want {
+				t.Fatalf("keyPrefix(%q) = %#x, want %#x", buf[s:end], got, want)
+			}
+		}
+	}
+}
