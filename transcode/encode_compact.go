@@ -3,6 +3,7 @@ package transcode
 import (
 	"encoding/binary"
 	"math"
+	"slices"
 
 	"github.com/rpckit/rpckit/wire"
 	"google.golang.org/protobuf/encoding/protowire"
@@ -33,6 +34,9 @@ const (
 )
 
 func fastOf(f *fieldPlan) uint8 {
+	if len(f.jsonKey) > len(f.keys16[0]) {
+		return fastOther
+	}
 	switch f.op {
 	case opScalar:
 		switch f.kind {
@@ -92,9 +96,12 @@ func (e *encoder) compactFields(p *plan, start, end int32, checked bool) (bool, 
 			wt, vs = protowire.Type(c&7), pos+1
 			switch wt {
 			case protowire.VarintType:
-				if vs < len(b) && b[vs] < 0x80 {
+				switch {
+				case vs < len(b) && b[vs] < 0x80:
 					v, ve = uint64(b[vs]), vs+1
-				} else {
+				case vs+1 < len(b) && b[vs+1] < 0x80:
+					v, ve = uint64(b[vs]&0x7f)|uint64(b[vs+1])<<7, vs+2
+				default:
 					v, ve, _ = wire.Varint(b, vs)
 				}
 			case protowire.BytesType:
@@ -184,45 +191,48 @@ func (e *encoder) compactFields(p *plan, start, end int32, checked bool) (bool, 
 			oneofs |= 1 << f.oneof
 		}
 		cur, cf = idx, f
+		if cap(out)-len(out) < len(f0.keys16[0]) { // room for a key word
+			out = slices.Grow(out, len(f0.keys16[0]))
+		}
 		switch f.fast {
 		case fastInt64:
 			if v != 0 || f.presence {
-				out = append(appendInt(append(appendJSONKey(out, f), '"'), int64(v)), '"')
+				out = append(appendInt(append(putKey(out, f), '"'), int64(v)), '"')
 			}
 		case fastUint64:
 			if v != 0 || f.presence {
-				out = append(appendUint(append(appendJSONKey(out, f), '"'), v), '"')
+				out = append(appendUint(append(putKey(out, f), '"'), v), '"')
 			}
 		case fastInt32:
 			if uint32(v) != 0 || f.presence {
-				out = appendInt(appendJSONKey(out, f), int64(int32(v)))
+				out = appendInt(putKey(out, f), int64(int32(v)))
 			}
 		case fastUint32:
 			if uint32(v) != 0 || f.presence {
-				out = appendUint(appendJSONKey(out, f), uint64(uint32(v)))
+				out = appendUint(putKey(out, f), uint64(uint32(v)))
 			}
 		case fastBool:
 			if v != 0 {
-				out = append(appendJSONKey(out, f), "true"...)
+				out = append(putKey(out, f), "true"...)
 			} else if f.presence {
-				out = append(appendJSONKey(out, f), "false"...)
+				out = append(putKey(out, f), "false"...)
 			}
 		case fastDouble:
 			if v != 0 || f.presence {
-				out = appendFloat(appendJSONKey(out, f), math.Float64frombits(v), 64)
+				out = appendFloat(putKey(out, f), math.Float64frombits(v), 64)
 			}
 		case fastEnum:
 			if uint32(v) != 0 || f.presence {
 				n := protoreflect.EnumNumber(int32(v))
 				if q := f.enum.quoted(n); q != nil {
-					out = append(appendJSONKey(out, f), q...)
+					out = append(putKey(out, f), q...)
 				} else {
-					out = appendInt(appendJSONKey(out, f), int64(n))
+					out = appendInt(putKey(out, f), int64(n))
 				}
 			}
 		case fastString:
 			if ve > vs || f.presence {
-				res, ok := appendStr(appendJSONKey(out, f), b[vs:ve])
+				res, ok := appendStr(putKey(out, f), b[vs:ve])
 				if !ok {
 					e.set(out)
 					return false, final(checked, e.fieldErr(vs, f, "invalid UTF-8"))
@@ -230,13 +240,13 @@ func (e *encoder) compactFields(p *plan, start, end int32, checked bool) (bool, 
 				out = res
 			}
 		case fastMessage:
-			e.set(appendJSONKey(out, f))
+			e.set(putKey(out, f))
 			if err := e.messageAt(f.sub, int32(vs), int32(ve)); err != nil {
 				return false, final(checked, e.within(err, f, -1))
 			}
 			out = e.out
 		case fastListString:
-			res, ok := appendStr(append(appendJSONKey(out, f), '['), b[vs:ve])
+			res, ok := appendStr(append(putKey(out, f), '['), b[vs:ve])
 			if !ok {
 				e.set(out)
 				return false, final(checked, e.fieldErr(vs, f, "invalid UTF-8"))
@@ -244,7 +254,7 @@ func (e *encoder) compactFields(p *plan, start, end int32, checked bool) (bool, 
 			out = res
 			n = 1
 		case fastListMessage:
-			e.set(append(appendJSONKey(out, f), '['))
+			e.set(append(putKey(out, f), '['))
 			if err := e.messageAt(f.sub, int32(vs), int32(ve)); err != nil {
 				return false, final(checked, e.within(err, f, 0))
 			}
@@ -290,6 +300,21 @@ func (e *encoder) endCompactRun(out []byte, f *fieldPlan, rn *run) ([]byte, erro
 		return nil, err
 	}
 	return e.out, nil
+}
+
+var f0 fieldPlan
+
+// putKey appends the key of f, for the compact loop: the key fits in its
+// 16-byte word and out has room for the word.
+func putKey(out []byte, f *fieldPlan) []byte {
+	l := len(out)
+	if out[l-1] == '{' {
+		*(*[16]byte)(out[l-1 : l+15]) = f.keys16[0]
+		out[l-1] = '{'
+		return out[:l-1+len(f.jsonKey)]
+	}
+	*(*[16]byte)(out[l : l+16]) = f.keys16[0]
+	return out[:l+len(f.jsonKey)]
 }
 
 // appendJSONKey is appendKey for JSON names.
