@@ -182,6 +182,9 @@ func TestIntFormat(t *testing.T) {
 		if got, want := string(appendInt(nil, v)), strconv.FormatInt(v, 10); got != want {
 			t.Fatalf("appendInt(%d) = %s", v, got)
 		}
+		if got, want := string(appendInt([]byte(`"k":`), v)), `"k":`+strconv.FormatInt(v, 10); got != want {
+			t.Fatalf("appendInt(%d) after a key = %s", v, got)
+		}
 		if got, want := string(appendUint(nil, uint64(v))), strconv.FormatUint(uint64(v), 10); got != want {
 			t.Fatalf("appendUint(%d) = %s", uint64(v), got)
 		}

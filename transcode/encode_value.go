@@ -150,16 +150,23 @@ var base64Pairs = func() (t [4096]uint16) {
 // digitPairs holds "00" to "99".
 const digitPairs = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 
-// appendUint appends v in decimal, two digits at a time from the last,
-// straight into out.
-func appendUint(out []byte, v uint64) []byte {
-	if v < 10 {
+// appendUint appends v in decimal.
+func appendUint(out []byte, v uint64) []byte { return appendDigits(out, v, false) }
+
+// appendDigits appends v in decimal, after a minus sign when neg, two
+// digits at a time from the last, straight into out.
+func appendDigits(out []byte, v uint64, neg bool) []byte {
+	if v < 10 && !neg {
 		return append(out, byte('0'+v))
 	}
 	n := decimalLen(v)
+	if neg {
+		n++
+	}
 	l := len(out)
 	out = slices.Grow(out, n)[:l+n]
 	b := out[l:]
+	b[0] = '-' // overwritten by the first digit when not neg
 	i := n
 	for v >= 100 {
 		q := v / 100
@@ -169,9 +176,9 @@ func appendUint(out []byte, v uint64) []byte {
 		v = q
 	}
 	if v >= 10 {
-		b[0], b[1] = digitPairs[v*2], digitPairs[v*2+1]
+		b[i-2], b[i-1] = digitPairs[v*2], digitPairs[v*2+1]
 	} else {
-		b[0] = byte('0' + v)
+		b[i-1] = byte('0' + v)
 	}
 	return out
 }
@@ -191,8 +198,9 @@ var powers10 = [...]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 
 // appendInt appends v in decimal.
 func appendInt(out []byte, v int64) []byte {
+	u := uint64(v)
 	if v < 0 {
-		return appendUint(append(out, '-'), uint64(-v))
+		u = -u
 	}
-	return appendUint(out, uint64(v))
+	return appendDigits(out, u, v < 0)
 }
