@@ -31,6 +31,7 @@ const (
 	fastMessage                  // a singular message (not a group)
 	fastListString               // repeated string
 	fastListMessage              // repeated message (not a group)
+	fastMap                      //
 )
 
 func fastOf(f *fieldPlan) uint8 {
@@ -70,6 +71,8 @@ func fastOf(f *fieldPlan) uint8 {
 		case protoreflect.MessageKind:
 			return fastListMessage
 		}
+	case opMap:
+		return fastMap
 	}
 	return fastOther
 }
@@ -164,6 +167,12 @@ func (e *encoder) compactFields(p *plan, start, end int32, checked bool) (bool, 
 				}
 				out = e.out
 				n++
+				continue
+			case fastMap:
+				if err := e.compactEntry(f, idx, wt, vs, ve); err != nil {
+					e.set(out)
+					return false, final(checked, err)
+				}
 				continue
 			}
 			e.set(out)
@@ -260,6 +269,13 @@ func (e *encoder) compactFields(p *plan, start, end int32, checked bool) (bool, 
 			}
 			out = e.out
 			n = 1
+		case fastMap:
+			e.need()
+			rn = run{f: f, idx: idx, ebase: len(e.ents)}
+			if err := e.compactEntry(f, idx, wt, vs, ve); err != nil {
+				e.set(out)
+				return false, final(checked, err)
+			}
 		default:
 			e.set(out)
 			r := rec{idx: idx, aux: uint32(wt), start: int32(vs), end: int32(ve)}
@@ -292,7 +308,15 @@ func (e *encoder) compactFields(p *plan, start, end int32, checked bool) (bool, 
 // endCompactRun ends the list or map of field f, after out: the compact
 // loop's own lists, or the run rn of the shared code.
 func (e *encoder) endCompactRun(out []byte, f *fieldPlan, rn *run) ([]byte, error) {
-	if f.fast != fastOther { // a list of strings or messages: never empty
+	switch f.fast {
+	case fastMap:
+		if cap(out)-len(out) < len(f0.keys16[0]) {
+			out = slices.Grow(out, len(f0.keys16[0]))
+		}
+		out, err := e.appendEntries(putKey(out, f), f, e.ents[rn.ebase:])
+		e.ents = e.ents[:rn.ebase]
+		return out, err
+	case fastListString, fastListMessage: // never empty
 		return append(out, ']'), nil
 	}
 	e.set(out)
@@ -315,6 +339,69 @@ func putKey(out []byte, f *fieldPlan) []byte {
 	}
 	*(*[16]byte)(out[l : l+16]) = f.keys16[0]
 	return out[:l+len(f.jsonKey)]
+}
+
+// compactEntry collects the map entry of the record of field f (index
+// idx) at b[vs:ve], of wire type wt, on the stack of entries. An entry
+// that is a key record and a value record, each with a one-byte tag and a
+// short form, is read here; any other goes to entry.
+func (e *encoder) compactEntry(f *fieldPlan, idx int32, wt protowire.Type, vs, ve int) error {
+	kf, vf := f.key, f.val
+	b := e.b[:ve]
+	if ks, ke, kv := shortValue(b, vs, 8|byte(kf.wt)); ke >= 0 {
+		if s, t, _ := shortValue(b, ke, 16|byte(vf.wt)); t == ve {
+			en := entry{ks: int32(ks), ke: int32(ke), hasVal: true}
+			if kf.kind == protoreflect.StringKind {
+				en.key = keyPrefix(e.b, ks, ke)
+			} else {
+				en.key = mapKeyBits(kf.kind, kv)
+			}
+			if vf.sub != nil { // the value's span on the stack of spans
+				push(&e.spans, span{int32(s), int32(t)})
+				en.vs, en.ve = int32(len(e.spans)-1), int32(len(e.spans))
+			} else {
+				en.vs, en.ve, en.vwt = int32(s), int32(t), uint8(vf.wt)
+			}
+			push(&e.ents, en)
+			return nil
+		}
+	}
+	push(&e.ents, entry{})
+	r := rec{idx: idx, aux: uint32(wt), start: int32(vs), end: int32(ve)}
+	return e.entry(&e.ents[len(e.ents)-1], f, &r)
+}
+
+// shortValue reads the record at b[q:] if its tag is the one byte tag and
+// its value has a short form: a length of one byte, a varint, or fixed
+// bits. It returns the value's span, its bits for a varint
+// or fixed value, or end -1.
+func shortValue(b []byte, q int, tag byte) (vs, ve int, v uint64) {
+	if q+1 >= len(b) || b[q] != tag {
+		return 0, -1, 0
+	}
+	c := b[q+1]
+	switch protowire.Type(tag & 7) {
+	case protowire.BytesType:
+		if c < 0x80 && int(c) <= len(b)-q-2 {
+			return q + 2, q + 2 + int(c), 0
+		}
+	case protowire.VarintType:
+		if c < 0x80 {
+			return q + 1, q + 2, uint64(c)
+		}
+		if v, next, _ := wire.Varint(b, q+1); next >= 0 {
+			return q + 1, next, v
+		}
+	case protowire.Fixed64Type:
+		if len(b)-q-1 >= 8 {
+			return q + 1, q + 9, binary.LittleEndian.Uint64(b[q+1:])
+		}
+	case protowire.Fixed32Type:
+		if len(b)-q-1 >= 4 {
+			return q + 1, q + 5, uint64(binary.LittleEndian.Uint32(b[q+1:]))
+		}
+	}
+	return 0, -1, 0
 }
 
 // appendJSONKey is appendKey for JSON names.

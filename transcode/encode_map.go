@@ -54,8 +54,20 @@ func (e *encoder) mapEntries(f *fieldPlan, recs []rec, ebase int) error {
 
 // printEntries prints a map's entries as a JSON object.
 func (e *encoder) printEntries(f *fieldPlan, ents []entry) error {
+	out, err := e.appendEntries(e.out, f, ents)
+	if err != nil {
+		return err
+	}
+	e.set(out)
+	return nil
+}
+
+// appendEntries is printEntries on out: the entries sorted by key, the
+// last of a key printed and those it replaces checked.
+func (e *encoder) appendEntries(out []byte, f *fieldPlan, ents []entry) ([]byte, error) {
 	e.sortEntries(ents, f.key.kind == protoreflect.StringKind)
-	e.open('{')
+	out = append(out, '{')
+	e.level++
 	for i := 0; i < len(ents); {
 		j := i + 1
 		for j < len(ents) && e.sameKey(f, &ents[i], &ents[j]) {
@@ -63,16 +75,22 @@ func (e *encoder) printEntries(f *fieldPlan, ents []entry) error {
 		}
 		for k := i; k < j-1; k++ {
 			if err := e.validateEntry(f, &ents[k]); err != nil {
-				return err
+				return nil, err
 			}
 		}
-		if err := e.mapMember(f, &ents[j-1], i == 0); err != nil {
-			return err
+		en := &ents[j-1]
+		var err error
+		if out, err = e.appendMapKey(e.appendMember(out, i == 0), f, en); err != nil {
+			return nil, err
+		}
+		if out, err = e.appendEntryValue(e.appendKeyEnd(out), f, en); err != nil {
+			return nil, err
 		}
 		i = j
 	}
+	e.set(out)
 	e.close('}')
-	return nil
+	return e.out, nil
 }
 
 func (e *encoder) sameKey(f *fieldPlan, x, y *entry) bool {
@@ -81,7 +99,8 @@ func (e *encoder) sameKey(f *fieldPlan, x, y *entry) bool {
 
 // sortEntries sorts entries by key, stably: protojson's order, numbers by
 // value and strings bytewise. String keys carry their first eight bytes in
-// key, so most comparisons are one integer comparison. Small maps, the
+// key, so most comparisons are one integer comparison, and keys that share
+// them compare their next eight before any byte by byte. Small maps, the
 // common case, are sorted by insertion, in place and without a call per
 // comparison.
 func (e *encoder) sortEntries(ents []entry, str bool) {
@@ -90,7 +109,7 @@ func (e *encoder) sortEntries(ents []entry, str bool) {
 		if x.key != y.key || !str {
 			return x.key < y.key
 		}
-		return bytes.Compare(b[x.ks:x.ke], b[y.ks:y.ke]) < 0
+		return tieLess(b, x, y)
 	}
 	if len(ents) > 32 {
 		slices.SortStableFunc(ents, func(x, y entry) int {
@@ -116,6 +135,17 @@ func (e *encoder) sortEntries(ents []entry, str bool) {
 		}
 		ents[j] = x
 	}
+}
+
+// tieLess orders two string keys of entries whose first eight bytes are
+// the same: by their next eight, then byte by byte.
+func tieLess(b []byte, x, y *entry) bool {
+	if x.ke-x.ks > 8 && y.ke-y.ks > 8 {
+		if p, q := keyPrefix(b, int(x.ks)+8, int(x.ke)), keyPrefix(b, int(y.ks)+8, int(y.ke)); p != q {
+			return p < q
+		}
+	}
+	return bytes.Compare(b[x.ks:x.ke], b[y.ks:y.ke]) < 0
 }
 
 // keyPrefix returns the first eight bytes of b[s:t] as a big-endian
@@ -246,36 +276,37 @@ func isSigned(k protoreflect.Kind) bool {
 	return false
 }
 
-// mapMember prints one entry: its key as a JSON string, then its value.
-func (e *encoder) mapMember(f *fieldPlan, en *entry, first bool) error {
-	out, err := e.appendMapKey(e.appendMember(e.out, first), f, en)
-	if err != nil {
-		return err
-	}
-	out = e.appendKeyEnd(out)
+// appendEntryValue appends the value of entry en of map field f.
+func (e *encoder) appendEntryValue(out []byte, f *fieldPlan, en *entry) ([]byte, error) {
 	vf := f.val
-	if vf.sub != nil {
+	switch {
+	case vf.sub != nil:
 		e.set(out)
+		var err error
 		if sp := e.spans[en.vs:en.ve]; len(sp) == 1 {
 			err = e.messageAt(vf.sub, sp[0].start, sp[0].end)
 		} else {
 			err = e.message(vf.sub, int(en.vs), int(en.ve), nil)
 		}
 		if err != nil {
-			return e.withinKey(err, f, en)
+			return nil, e.withinKey(err, f, en)
 		}
-		return nil
-	}
-	if !en.hasVal {
-		e.set(e.appendZero(out, vf))
-		return nil
+		return e.out, nil
+	case !en.hasVal:
+		return e.appendZero(out, vf), nil
+	case vf.kind == protoreflect.StringKind:
+		res, ok := appendStr(out, e.b[en.vs:en.ve])
+		if !ok {
+			return nil, e.withinKey(e.fieldErr(int(en.vs), vf, "invalid UTF-8"), f, en)
+		}
+		return res, nil
 	}
 	r := rec{aux: uint32(en.vwt), start: en.vs, end: en.ve}
-	if out, err = e.appendScalar(out, vf, &r); err != nil {
-		return e.withinKey(err, f, en)
+	res, err := e.appendScalar(out, vf, &r)
+	if err != nil {
+		return nil, e.withinKey(err, f, en)
 	}
-	e.set(out)
-	return nil
+	return res, nil
 }
 
 // appendMapKey appends the key of en, quoted as JSON keys are.
