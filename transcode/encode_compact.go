@@ -161,11 +161,10 @@ func (e *encoder) compactFields(p *plan, start, end int32, checked bool) (bool, 
 				n++
 				continue
 			case fastListMessage:
-				e.set(append(out, ','))
-				if err := e.messageAt(f.sub, int32(vs), int32(ve)); err != nil {
-					return false, final(checked, e.within(err, f, n))
+				var err error
+				if out, err = e.compactMessage(out, f, vs, ve, n); err != nil {
+					return false, final(checked, err)
 				}
-				out = e.out
 				n++
 				continue
 			case fastMap:
@@ -248,12 +247,15 @@ func (e *encoder) compactFields(p *plan, start, end int32, checked bool) (bool, 
 				}
 				out = res
 			}
-		case fastMessage:
-			e.set(putKey(out, f))
-			if err := e.messageAt(f.sub, int32(vs), int32(ve)); err != nil {
-				return false, final(checked, e.within(err, f, -1))
+		case fastMessage, fastListMessage:
+			k := -1 // a singular message; 0 the first element of a list
+			if f.fast == fastListMessage {
+				k, n = 0, 1
 			}
-			out = e.out
+			var err error
+			if out, err = e.compactMessage(out, f, vs, ve, k); err != nil {
+				return false, final(checked, err)
+			}
 		case fastListString:
 			res, ok := appendStr(append(putKey(out, f), '['), b[vs:ve])
 			if !ok {
@@ -261,13 +263,6 @@ func (e *encoder) compactFields(p *plan, start, end int32, checked bool) (bool, 
 				return false, final(checked, e.fieldErr(vs, f, "invalid UTF-8"))
 			}
 			out = res
-			n = 1
-		case fastListMessage:
-			e.set(append(putKey(out, f), '['))
-			if err := e.messageAt(f.sub, int32(vs), int32(ve)); err != nil {
-				return false, final(checked, e.within(err, f, 0))
-			}
-			out = e.out
 			n = 1
 		case fastMap:
 			e.need()
@@ -339,6 +334,25 @@ func putKey(out []byte, f *fieldPlan) []byte {
 	}
 	*(*[16]byte)(out[l : l+16]) = f.keys16[0]
 	return out[:l+len(f.jsonKey)]
+}
+
+// compactMessage prints the message of field f at b[vs:ve] after out: a
+// singular field's value when k < 0, else the element k of a list, the
+// first opening it. out has room for a key word.
+func (e *encoder) compactMessage(out []byte, f *fieldPlan, vs, ve, k int) ([]byte, error) {
+	switch {
+	case k < 0:
+		out = putKey(out, f)
+	case k == 0:
+		out = append(putKey(out, f), '[')
+	default:
+		out = append(out, ',')
+	}
+	e.set(out)
+	if err := e.messageAt(f.sub, int32(vs), int32(ve)); err != nil {
+		return nil, e.within(err, f, k)
+	}
+	return e.out, nil
 }
 
 // compactEntry collects the map entry of the record of field f (index
