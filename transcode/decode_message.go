@@ -2,6 +2,7 @@ package transcode
 
 import (
 	"encoding/binary"
+	"math"
 
 	"github.com/rpckit/rpckit/dynamic"
 	"google.golang.org/protobuf/encoding/protowire"
@@ -295,6 +296,9 @@ func (d *decoder) singular(f *dynamic.Field) (ok bool, err error) {
 	if f.Message != nil {
 		return true, d.messageField(f)
 	}
+	if done, err := d.plainScalar(f); done || err != nil {
+		return done, err
+	}
 	mark := len(d.out)
 	d.tag(f.Num, f.WireType)
 	vs := len(d.out)
@@ -306,6 +310,75 @@ func (d *decoder) singular(f *dynamic.Field) (ok bool, err error) {
 		d.out = d.out[:mark]
 	}
 	return true, nil
+}
+
+// plainScalar is singular's fast path for the common kinds in their plain
+// forms: integers of the varint kinds and doubles as plainInt and
+// plainDouble read them, strings, enum names. It appends the tag and the
+// value (or, for a zero value without presence, nothing) and reports done;
+// for anything else it consumes nothing and leaves the value to scalar.
+// d.pos is at the value.
+func (d *decoder) plainScalar(f *dynamic.Field) (done bool, err error) {
+	switch f.Kind {
+	case protoreflect.Int64Kind, protoreflect.Int32Kind, protoreflect.Uint64Kind, protoreflect.Uint32Kind:
+		k := f.Kind
+		bits := 64
+		if k == protoreflect.Int32Kind || k == protoreflect.Uint32Kind {
+			bits = 32
+		}
+		v, ok := d.plainInt(bits, k == protoreflect.Uint64Kind || k == protoreflect.Uint32Kind)
+		if !ok {
+			return false, nil
+		}
+		if v != 0 || f.HasPresence {
+			d.tag(f.Num, protowire.VarintType)
+			d.varint(v)
+		}
+		return true, nil
+	case protoreflect.DoubleKind:
+		v, ok := d.plainDouble()
+		if !ok {
+			return false, nil
+		}
+		if b := math.Float64bits(v); b != 0 || f.HasPresence {
+			d.tag(f.Num, protowire.Fixed64Type)
+			d.fixed64(b)
+		}
+		return true, nil
+	case protoreflect.StringKind:
+		if d.pos >= len(d.in) || d.in[d.pos] != '"' {
+			return false, nil
+		}
+		s, err := d.scanString()
+		if err != nil {
+			return false, err
+		}
+		if s.end > s.start || f.HasPresence {
+			d.tag(f.Num, protowire.BytesType)
+			d.appendString(s)
+		}
+		return true, nil
+	case protoreflect.EnumKind:
+		start := d.pos
+		if start >= len(d.in) || d.in[start] != '"' {
+			return false, nil
+		}
+		s, err := d.scanString()
+		if err != nil {
+			return false, err
+		}
+		n, ok := enumNumber(f.Enum, d.stringValue(s))
+		if !ok {
+			d.pos = start // scalar reports it, or drops it
+			return false, nil
+		}
+		if n != 0 || f.HasPresence {
+			d.tag(f.Num, protowire.VarintType)
+			d.varint(uint64(int64(n)))
+		}
+		return true, nil
+	}
+	return false, nil
 }
 
 // allZero reports whether an encoded scalar is its type's zero value:
@@ -360,6 +433,10 @@ func (d *decoder) set(out []byte) { setOut(&d.out, out) }
 
 // tag appends the tag of field num with wire type wt.
 func (d *decoder) tag(num protowire.Number, wt protowire.Type) {
+	if t := uint64(num)<<3 | uint64(wt); t < 0x80 {
+		d.out = append(d.out, byte(t))
+		return
+	}
 	d.varint(uint64(num)<<3 | uint64(wt))
 }
 
