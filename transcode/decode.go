@@ -117,12 +117,17 @@ const (
 // see marks the field numbered n seen and reports whether it was already.
 func (d *decoder) see(fr *frame, n protowire.Number) bool {
 	if n < frameBits {
-		w, b := n>>6, uint64(1)<<(n&63)
-		dup := fr.seen[w]&b != 0
-		fr.seen[w] |= b
-		return dup
+		return fr.seeBit(n)
 	}
 	return d.bigMark(fr, int64(n)<<bigShift|bigSeen)
+}
+
+// seeBit is see for n < frameBits.
+func (fr *frame) seeBit(n protowire.Number) bool {
+	w, b := &fr.seen[uint(n)>>6&3], uint64(1)<<(n&63)
+	dup := *w&b != 0
+	*w |= b
+	return dup
 }
 
 // markSet records that the field numbered n, a required one, holds a

@@ -73,6 +73,20 @@ func (d *decoder) object(t *dynamic.Type, skipType bool) error {
 				}
 			}
 			switch {
+			case f != nil && colon && f.Num < frameBits && f.Message == nil && f.Oneof < 0 && !f.List && !f.Map:
+				// a singular scalar: its plain forms first, with none of
+				// field's checks but the duplicate one (the others are for
+				// null, lists, maps, oneofs and messages)
+				if fr.seeBit(f.Num) {
+					return d.errAt(keyOff, "duplicate field %s", d.tokenText(keyOff))
+				}
+				d.skipWS()
+				var done bool
+				if done, err = d.plainScalar(f); err == nil && !done {
+					err = d.fieldValue(f, &fr, keyOff)
+				} else if done && f.Required {
+					d.markSet(&fr, f.Num)
+				}
 			case f != nil:
 				err = d.field(f, &fr, keyOff)
 			case skipType && string(name) == "@type":
@@ -258,6 +272,11 @@ func (d *decoder) field(f *dynamic.Field, fr *frame, keyOff int) error {
 	if d.see(fr, f.Num) {
 		return d.errAt(keyOff, "duplicate field %s", d.tokenText(keyOff))
 	}
+	return d.fieldValue(f, fr, keyOff)
+}
+
+// fieldValue is field once f is marked seen.
+func (d *decoder) fieldValue(f *dynamic.Field, fr *frame, keyOff int) error {
 	if d.skipWS() == 'n' && !acceptsNull(f) {
 		if !d.literal("null") {
 			return d.errUnexpected(d.pos)
