@@ -100,7 +100,8 @@ type encoder struct {
 	enumNums   bool
 	unpop      bool
 	indent     string
-	compact    bool     // the default options: the direct path uses compactFields
+	compact    bool     // compact output, no unpopulated fields: the direct path uses compactFields
+	ki         int      // the keys: 0 JSON names, 1 proto names (fieldPlan.keys16)
 	level      int      // nesting of objects and arrays, for indentation
 	depth      int      // messages still allowed below this one
 	partial    int      // > 0 inside an Any, where required fields are not checked
@@ -133,7 +134,11 @@ func (e *encoder) reset(o *MarshalOptions, b, dst []byte) {
 	e.b, e.out = b, dst
 	e.protoNames, e.enumNums, e.unpop = o.UseProtoNames, o.UseEnumNumbers, o.EmitUnpopulated
 	e.indent = o.Indent
-	e.compact = o.Indent == "" && !o.EmitUnpopulated && !o.UseProtoNames && !o.UseEnumNumbers
+	e.compact = o.Indent == "" && !o.EmitUnpopulated
+	e.ki = 0
+	if o.UseProtoNames {
+		e.ki = 1
+	}
 	e.level, e.depth, e.partial = 0, wire.DefaultMaxDepth, 0
 	e.res = o.Resolver
 }

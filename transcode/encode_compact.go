@@ -10,8 +10,9 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
-// The compact loop is the direct path for the default options: compact
-// output, JSON names, enum names, no unpopulated fields. It keeps the
+// The compact loop is the direct path for compact output without
+// unpopulated fields, the default options, JSON or proto names, enum
+// names or numbers. It keeps the
 // output in a local slice and does each record's work in one switch on the
 // field's fast op, which names the kind and shape together; the fields it
 // has no op for go through the direct path's shared code. It decides what
@@ -35,7 +36,7 @@ const (
 )
 
 func fastOf(f *fieldPlan) uint8 {
-	if len(f.jsonKey) > len(f.keys16[0]) {
+	if len(f.jsonKey) > keyWord || len(f.protoKey) > keyWord {
 		return fastOther
 	}
 	switch f.op {
@@ -199,48 +200,48 @@ func (e *encoder) compactFields(p *plan, start, end int32, checked bool) (bool, 
 			oneofs |= 1 << f.oneof
 		}
 		cur, cf = idx, f
-		if cap(out)-len(out) < len(f0.keys16[0]) { // room for a key word
-			out = slices.Grow(out, len(f0.keys16[0]))
+		if cap(out)-len(out) < keyWord { // room for a key word
+			out = slices.Grow(out, keyWord)
 		}
 		switch f.fast {
 		case fastInt64:
 			if v != 0 || f.presence {
-				out = append(appendInt(append(putKey(out, f), '"'), int64(v)), '"')
+				out = append(appendInt(append(putKey(out, f, e.ki), '"'), int64(v)), '"')
 			}
 		case fastUint64:
 			if v != 0 || f.presence {
-				out = append(appendUint(append(putKey(out, f), '"'), v), '"')
+				out = append(appendUint(append(putKey(out, f, e.ki), '"'), v), '"')
 			}
 		case fastInt32:
 			if uint32(v) != 0 || f.presence {
-				out = appendInt(putKey(out, f), int64(int32(v)))
+				out = appendInt(putKey(out, f, e.ki), int64(int32(v)))
 			}
 		case fastUint32:
 			if uint32(v) != 0 || f.presence {
-				out = appendUint(putKey(out, f), uint64(uint32(v)))
+				out = appendUint(putKey(out, f, e.ki), uint64(uint32(v)))
 			}
 		case fastBool:
 			if v != 0 {
-				out = append(putKey(out, f), "true"...)
+				out = append(putKey(out, f, e.ki), "true"...)
 			} else if f.presence {
-				out = append(putKey(out, f), "false"...)
+				out = append(putKey(out, f, e.ki), "false"...)
 			}
 		case fastDouble:
 			if v != 0 || f.presence {
-				out = appendFloat(putKey(out, f), math.Float64frombits(v), 64)
+				out = appendFloat(putKey(out, f, e.ki), math.Float64frombits(v), 64)
 			}
 		case fastEnum:
 			if uint32(v) != 0 || f.presence {
 				n := protoreflect.EnumNumber(int32(v))
-				if q := f.enum.quoted(n); q != nil {
-					out = append(putKey(out, f), q...)
+				if q := f.enum.quoted(n); q != nil && !e.enumNums {
+					out = append(putKey(out, f, e.ki), q...)
 				} else {
-					out = appendInt(putKey(out, f), int64(n))
+					out = appendInt(putKey(out, f, e.ki), int64(n))
 				}
 			}
 		case fastString:
 			if ve > vs || f.presence {
-				res, ok := appendStr(putKey(out, f), b[vs:ve])
+				res, ok := appendStr(putKey(out, f, e.ki), b[vs:ve])
 				if !ok {
 					e.set(out)
 					return false, final(checked, e.fieldErr(vs, f, "invalid UTF-8"))
@@ -257,7 +258,7 @@ func (e *encoder) compactFields(p *plan, start, end int32, checked bool) (bool, 
 				return false, final(checked, err)
 			}
 		case fastListString:
-			res, ok := appendStr(append(putKey(out, f), '['), b[vs:ve])
+			res, ok := appendStr(append(putKey(out, f, e.ki), '['), b[vs:ve])
 			if !ok {
 				e.set(out)
 				return false, final(checked, e.fieldErr(vs, f, "invalid UTF-8"))
@@ -305,10 +306,10 @@ func (e *encoder) compactFields(p *plan, start, end int32, checked bool) (bool, 
 func (e *encoder) endCompactRun(out []byte, f *fieldPlan, rn *run) ([]byte, error) {
 	switch f.fast {
 	case fastMap:
-		if cap(out)-len(out) < len(f0.keys16[0]) {
-			out = slices.Grow(out, len(f0.keys16[0]))
+		if cap(out)-len(out) < keyWord {
+			out = slices.Grow(out, keyWord)
 		}
-		out, err := e.appendEntries(putKey(out, f), f, e.ents[rn.ebase:])
+		out, err := e.appendEntries(putKey(out, f, e.ki), f, e.ents[rn.ebase:])
 		e.ents = e.ents[:rn.ebase]
 		return out, err
 	case fastListString, fastListMessage: // never empty
@@ -321,19 +322,21 @@ func (e *encoder) endCompactRun(out []byte, f *fieldPlan, rn *run) ([]byte, erro
 	return e.out, nil
 }
 
-var f0 fieldPlan
+// keyWord is the size of the padded key words of fieldPlan.keys16.
+const keyWord = 16
 
-// putKey appends the key of f, for the compact loop: the key fits in its
-// 16-byte word and out has room for the word.
-func putKey(out []byte, f *fieldPlan) []byte {
-	l := len(out)
+// putKey appends the key of f, for the compact loop: its JSON name (ki 0)
+// or proto name (ki 1), which fits in its word; out has room for the word.
+func putKey(out []byte, f *fieldPlan, ki int) []byte {
+	l, k := len(out), &f.keys16[ki&1]
 	if out[l-1] == '{' {
-		*(*[16]byte)(out[l-1 : l+15]) = f.keys16[0]
-		out[l-1] = '{'
-		return out[:l-1+len(f.jsonKey)]
+		l--
+		*(*[keyWord]byte)(out[l : l+keyWord]) = *k
+		out[l] = '{'
+	} else {
+		*(*[keyWord]byte)(out[l : l+keyWord]) = *k
 	}
-	*(*[16]byte)(out[l : l+16]) = f.keys16[0]
-	return out[:l+len(f.jsonKey)]
+	return out[:l+int(f.keyLens[ki&1])]
 }
 
 // compactMessage prints the message of field f at b[vs:ve] after out: a
@@ -342,9 +345,9 @@ func putKey(out []byte, f *fieldPlan) []byte {
 func (e *encoder) compactMessage(out []byte, f *fieldPlan, vs, ve, k int) ([]byte, error) {
 	switch {
 	case k < 0:
-		out = putKey(out, f)
+		out = putKey(out, f, e.ki)
 	case k == 0:
-		out = append(putKey(out, f), '[')
+		out = append(putKey(out, f, e.ki), '[')
 	default:
 		out = append(out, ',')
 	}

@@ -14,39 +14,44 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
+// compactSets are the option sets the compact loop prints: compact output
+// without unpopulated fields, with JSON or proto names, enum names or
+// numbers.
+var compactSets = []MarshalOptions{{}, {UseProtoNames: true}, {UseEnumNumbers: true}, {UseProtoNames: true, UseEnumNumbers: true}}
+
 // checkCompact holds the compact loop to the direct path's general loop
-// on wire read as a message of md with the default options: the same
-// output byte for byte, or the same error. The general loop is held to
-// protojson under every option by the other tests.
-func checkCompact(t testing.TB, what string, md protoreflect.MessageDescriptor, wire []byte) {
+// on wire read as a message of md with the options o, one of compactSets:
+// the same output byte for byte, or the same error. The general loop is
+// held to protojson under every option by the other tests.
+func checkCompact(t testing.TB, what string, md protoreflect.MessageDescriptor, wire []byte, o MarshalOptions) {
 	t.Helper()
 	p := planOf(dynamic.TypeOf(md))
-	var o MarshalOptions
 	var ce, de encoder
 	ce.reset(&o, wire, nil)
 	de.reset(&o, wire, nil)
 	if !ce.compact {
-		t.Fatal("the default options do not choose the compact loop")
+		t.Fatalf("%s do not choose the compact loop", optString(o))
 	}
 	de.compact = false
 	got, gotErr := ce.convert(p)
 	want, wantErr := de.convert(p)
 	switch {
 	case (gotErr == nil) != (wantErr == nil):
-		t.Fatalf("%s: compact loop: %v, %s\ngeneral loop: %v, %s", what, gotErr, got, wantErr, want)
+		t.Fatalf("%s %s: compact loop: %v, %s\ngeneral loop: %v, %s", what, optString(o), gotErr, got, wantErr, want)
 	case gotErr != nil:
 		if gotErr.Error() != wantErr.Error() {
-			t.Fatalf("%s: compact loop fails with %q, general loop with %q", what, gotErr, wantErr)
+			t.Fatalf("%s %s: compact loop fails with %q, general loop with %q", what, optString(o), gotErr, wantErr)
 		}
 	case !bytes.Equal(got, want):
-		t.Fatalf("%s: compact loop prints\n%s\ngeneral loop\n%s", what, got, want)
+		t.Fatalf("%s %s: compact loop prints\n%s\ngeneral loop\n%s", what, optString(o), got, want)
 	}
 }
 
 // TestCompactMatchesGeneral runs checkCompact on random messages of the
 // rich, well-known and legacy fixtures, as serialized and mangled, with
 // records of zero values and invalid UTF-8 added, and on every prefix of
-// the benchmark messages.
+// the benchmark messages: with the default options, and with the
+// compactSets in turn.
 func TestCompactMatchesGeneral(t *testing.T) {
 	r := rand.New(rand.NewPCG(31, 32))
 	for i := range 3000 {
@@ -64,9 +69,12 @@ func TestCompactMatchesGeneral(t *testing.T) {
 			t.Fatal(err)
 		}
 		md := m.ProtoReflect().Descriptor()
-		checkCompact(t, fmt.Sprintf("message %d\nwire %x", i, wire), md, wire)
+		o := compactSets[i%len(compactSets)]
+		checkCompact(t, fmt.Sprintf("message %d\nwire %x", i, wire), md, wire, MarshalOptions{})
+		checkCompact(t, fmt.Sprintf("message %d\nwire %x", i, wire), md, wire, o)
 		mangled := appendZeroRecords(r, md, mangle(r, md, wire))
-		checkCompact(t, fmt.Sprintf("message %d mangled\nwire %x", i, mangled), md, mangled)
+		checkCompact(t, fmt.Sprintf("message %d mangled\nwire %x", i, mangled), md, mangled, MarshalOptions{})
+		checkCompact(t, fmt.Sprintf("message %d mangled\nwire %x", i, mangled), md, mangled, o)
 	}
 	checkedErrors(t)
 	for _, m := range []proto.Message{fixture.Small(), fixture.Medium(), legacyFull()} {
@@ -75,7 +83,7 @@ func TestCompactMatchesGeneral(t *testing.T) {
 			t.Fatal(err)
 		}
 		for n := range wire {
-			checkCompact(t, fmt.Sprintf("prefix %d\nwire %x", n, wire[:n]), m.ProtoReflect().Descriptor(), wire[:n])
+			checkCompact(t, fmt.Sprintf("prefix %d\nwire %x", n, wire[:n]), m.ProtoReflect().Descriptor(), wire[:n], compactSets[n%len(compactSets)])
 		}
 	}
 }
@@ -103,7 +111,9 @@ func checkedErrors(t *testing.T) {
 		bytesRec(nil, 17, leafBad),
 	} {
 		wire := bytesRec(bytesRec(nil, 17, unordered), 18, child)
-		checkCompact(t, fmt.Sprintf("checked error %d\nwire %x", i, wire), md, wire)
+		for _, o := range compactSets {
+			checkCompact(t, fmt.Sprintf("checked error %d\nwire %x", i, wire), md, wire, o)
+		}
 		if _, err := Marshal(dynamic.TypeOf(md), wire); err == nil {
 			t.Fatalf("checked error %d: no error", i)
 		}

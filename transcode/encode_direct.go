@@ -1,10 +1,5 @@
 package transcode
 
-import (
-	"github.com/rpckit/rpckit/wire"
-	"google.golang.org/protobuf/encoding/protowire"
-)
-
 // The direct path prints a message as its records come, in one pass with no
 // record table, when they come the way serializers write them: in field
 // order, each field once or (lists and maps) in one run, one member per
@@ -106,58 +101,20 @@ const (
 )
 
 // directFields is the direct path's loop for options other than the
-// defaults (compactFields does the defaults). It is long because it is a
-// hot loop: the common records (one-byte tags of varint, fixed and short
-// length-delimited records) are parsed inline, the rest by record.
+// defaults; compactFields, the hot loop, does the defaults, with the
+// common records parsed inline. Here next parses them.
 func (e *encoder) directFields(p *plan, start, end int32, checked bool) (bool, error) {
 	b := e.b[:end]
 	e.open('{')
 	cur := run{idx: -1}
 	var oneofs uint64
 	for pos := int(start); pos < len(b); {
-		var (
-			wt     protowire.Type
-			vs, ve int
-			idx    int32
-			v      uint64 // a varint's value, when hasV
-			hasV   bool
-		)
-		ve = -1
-		if c := b[pos]; c < 0x80 && c >= 8 {
-			wt, vs = protowire.Type(c&7), pos+1
-			switch wt {
-			case protowire.VarintType:
-				if vs < len(b) && b[vs] < 0x80 {
-					v, ve = uint64(b[vs]), vs+1
-				} else {
-					v, ve, _ = wire.Varint(b, vs)
-				}
-				hasV = ve >= 0
-			case protowire.BytesType:
-				if vs < len(b) && b[vs] < 0x80 && int(b[vs]) < len(b)-vs {
-					vs, ve = vs+1, vs+1+int(b[vs])
-				}
-			case protowire.Fixed64Type:
-				if len(b)-vs >= 8 {
-					ve = vs + 8
-				}
-			case protowire.Fixed32Type:
-				if len(b)-vs >= 4 {
-					ve = vs + 4
-				}
-			}
-			idx = p.tags[c]
+		num, wt, vs, ve, next, err := e.next(b, pos)
+		if err != nil {
+			return false, err
 		}
-		if ve < 0 {
-			num, w, s, t, next, err := e.record(b, pos)
-			if err != nil {
-				return false, err
-			}
-			wt, vs, ve, pos = w, s, t, next
-			idx = p.tagIndex(num, wt)
-		} else {
-			pos = ve
-		}
+		pos = next
+		idx := p.tagIndex(num, wt)
 		switch {
 		case idx == tagSkip:
 			continue
@@ -170,7 +127,7 @@ func (e *encoder) directFields(p *plan, start, end int32, checked bool) (bool, e
 				return false, nil // a field seen again: the general path merges
 			}
 			cur.idx = idx
-			if err := e.singleRec(&p.fields[idx], &r, v, hasV); err != nil {
+			if err := e.singleRec(&p.fields[idx], &r); err != nil {
 				return false, final(checked, err)
 			}
 			continue
@@ -201,10 +158,7 @@ func (e *encoder) directFields(p *plan, start, end int32, checked bool) (bool, e
 		cur = run{f: f, idx: idx}
 		switch {
 		case f.op == opScalar:
-			if !hasV {
-				v = e.bitsOf(&r)
-			}
-			e.scalarField(f, v)
+			e.scalarField(f, e.bitsOf(&r))
 		case f.op < opList:
 			if err := e.single(f, &r); err != nil {
 				return false, final(checked, err)
@@ -227,17 +181,14 @@ func (e *encoder) directFields(p *plan, start, end int32, checked bool) (bool, e
 	return true, nil
 }
 
-// singleRec prints singular field f from its record r; v is the value
-// of a varint record when hasV. (directFields's own loop does the same
-// inline, where the call would cost the messages that have runs.)
-func (e *encoder) singleRec(f *fieldPlan, r *rec, v uint64, hasV bool) error {
+// singleRec prints singular field f from its record r. (directFields's
+// own loop does the same inline, where the call would cost the messages
+// that have runs.)
+func (e *encoder) singleRec(f *fieldPlan, r *rec) error {
 	if f.op != opScalar {
 		return e.single(f, r)
 	}
-	if !hasV {
-		v = e.bitsOf(r)
-	}
-	e.scalarField(f, v)
+	e.scalarField(f, e.bitsOf(r))
 	return nil
 }
 

@@ -26,7 +26,7 @@ func fuzzMarshal(f *testing.F, md protoreflect.MessageDescriptor, seeds []proto.
 	sets := optionSets()
 	f.Fuzz(func(t *testing.T, wire []byte, opt uint8) {
 		checkAgainstOracle(t, "fuzz", md, wire, sets[int(opt)%len(sets)])
-		checkCompact(t, "fuzz", md, wire)
+		checkCompact(t, "fuzz", md, wire, compactSets[int(opt)%len(compactSets)])
 	})
 }
 

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"unicode/utf8"
 
-	"github.com/rpckit/rpckit/wire"
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
@@ -170,8 +169,7 @@ func keyPrefix(b []byte, s, t int) uint64 {
 // entry parses one map entry into *en, in place on the stack of entries
 // (so the scratch, which holds that stack, is there). Records other than a
 // key and a value of the right wire types are unknown fields; a missing key
-// or value is the zero value (an empty message). The common records are
-// parsed inline, as in the direct path's loops.
+// or value is the zero value (an empty message).
 func (e *encoder) entry(en *entry, f *fieldPlan, r *rec) error {
 	kf, vf := f.key, f.val
 	*en = entry{}
@@ -181,37 +179,9 @@ func (e *encoder) entry(en *entry, f *fieldPlan, r *rec) error {
 	vlo := int32(len(e.spans))
 	b := e.b[:r.end]
 	for pos := int(r.start); pos < len(b); {
-		var (
-			num    protowire.Number
-			wt     protowire.Type
-			vs, ve int
-		)
-		ve = -1
-		if c := b[pos]; c < 0x80 && c >= 8 {
-			num, wt, vs = protowire.Number(c>>3), protowire.Type(c&7), pos+1
-			switch wt {
-			case protowire.BytesType:
-				if vs < len(b) && b[vs] < 0x80 && int(b[vs]) < len(b)-vs {
-					vs, ve = vs+1, vs+1+int(b[vs])
-				}
-			case protowire.VarintType:
-				ve = wire.VarintEnd(b, vs)
-			case protowire.Fixed64Type:
-				if len(b)-vs >= 8 {
-					ve = vs + 8
-				}
-			case protowire.Fixed32Type:
-				if len(b)-vs >= 4 {
-					ve = vs + 4
-				}
-			}
-		}
-		next := ve
-		if ve < 0 {
-			var err error
-			if num, wt, vs, ve, next, err = e.record(b, pos); err != nil {
-				return err
-			}
+		num, wt, vs, ve, next, err := e.next(b, pos)
+		if err != nil {
+			return err
 		}
 		pos = next
 		switch {

@@ -67,6 +67,7 @@ type fieldPlan struct {
 	// padded to 16 bytes, when they fit, for key to copy in two words.
 	jsonKey, protoKey []byte
 	keys16            [2][16]byte
+	keyLens           [2]uint8 // the lengths of the two keys, when they fit
 	jsonName          string
 }
 
@@ -212,6 +213,7 @@ func (b *planBuilder) field(fp *fieldPlan, fd protoreflect.FieldDescriptor, sub 
 	fp.protoKey = quotedKey(proto)
 	copy(fp.keys16[0][:], fp.jsonKey)
 	copy(fp.keys16[1][:], fp.protoKey)
+	fp.keyLens = [2]uint8{uint8(min(len(fp.jsonKey), 255)), uint8(min(len(fp.protoKey), 255))}
 	if ed := fd.Enum(); ed != nil {
 		fp.isNull = ed.FullName() == nullValueName
 		fp.enum = b.enum(ed)
