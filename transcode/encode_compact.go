@@ -11,12 +11,12 @@ import (
 )
 
 // The compact loop is the direct path for compact output without
-// unpopulated fields, the default options, JSON or proto names, enum
-// names or numbers. It keeps the
-// output in a local slice and does each record's work in one switch on the
-// field's fast op, which names the kind and shape together; the fields it
-// has no op for go through the direct path's shared code. It decides what
-// the direct path decides, in the same order, and gives up where it does.
+// unpopulated fields (the default options, with JSON or proto names, enum
+// names or numbers). It keeps the output in a local slice and does each
+// record's work in one switch on the field's fast op, which names the kind
+// and shape together; the fields it has no op for go through the direct
+// path's shared code. It decides what directFields decides, in the same
+// order, and gives up where it does.
 
 // What the compact loop does with a field (fieldPlan.fast).
 const (
@@ -27,7 +27,7 @@ const (
 	fastUint32                   // uint32, fixed32
 	fastBool                     //
 	fastDouble                   //
-	fastEnum                     // an enum other than NullValue, by name
+	fastEnum                     // an enum other than NullValue
 	fastString                   //
 	fastMessage                  // a singular message (not a group)
 	fastListString               // repeated string
@@ -35,6 +35,8 @@ const (
 	fastMap                      //
 )
 
+// fastOf returns the fast op of f: fastOther for the kinds and shapes
+// without one, and for fields whose names do not fit a key word.
 func fastOf(f *fieldPlan) uint8 {
 	if len(f.jsonKey) > keyWord || len(f.protoKey) > keyWord {
 		return fastOther
@@ -78,7 +80,8 @@ func fastOf(f *fieldPlan) uint8 {
 	return fastOther
 }
 
-// compactFields is directFields for the default options.
+// compactFields is directFields for compact output without unpopulated
+// fields: the same decisions, its hot loop.
 func (e *encoder) compactFields(p *plan, start, end int32, checked bool) (bool, error) {
 	b := e.b[:end]
 	out := append(e.out, '{')

@@ -100,8 +100,8 @@ const (
 	noHope     = 1 << 30
 )
 
-// directFields is the direct path's loop for options other than the
-// defaults; compactFields, the hot loop, does the defaults, with the
+// directFields is the direct path's loop for indented output and for
+// unpopulated fields; compactFields, the hot loop, does the rest, with the
 // common records parsed inline. Here next parses them.
 func (e *encoder) directFields(p *plan, start, end int32, checked bool) (bool, error) {
 	b := e.b[:end]
