@@ -115,8 +115,7 @@ func (e *encoder) sameKey(f *fieldPlan, x, y *entry) bool {
 
 // sortEntries sorts entries by key, stably: protojson's order, numbers by
 // value and strings bytewise. String keys carry their first eight bytes in
-// key, so most comparisons are one integer comparison, and keys that share
-// them compare their next eight before any byte by byte. Small maps, the
+// key, so most comparisons are one integer comparison. Small maps, the
 // common case, are sorted by insertion, in place and without a call per
 // comparison.
 func (e *encoder) sortEntries(ents []entry, str bool) {
@@ -125,7 +124,7 @@ func (e *encoder) sortEntries(ents []entry, str bool) {
 		if x.key != y.key || !str {
 			return x.key < y.key
 		}
-		return tieLess(b, x, y)
+		return bytes.Compare(b[x.ks:x.ke], b[y.ks:y.ke]) < 0
 	}
 	if len(ents) > 32 {
 		slices.SortStableFunc(ents, func(x, y entry) int {
@@ -151,17 +150,6 @@ func (e *encoder) sortEntries(ents []entry, str bool) {
 		}
 		ents[j] = x
 	}
-}
-
-// tieLess orders two string keys of entries whose first eight bytes are
-// the same: by their next eight, then byte by byte.
-func tieLess(b []byte, x, y *entry) bool {
-	if x.ke-x.ks > 8 && y.ke-y.ks > 8 {
-		if p, q := keyPrefix(b, int(x.ks)+8, int(x.ke)), keyPrefix(b, int(y.ks)+8, int(y.ke)); p != q {
-			return p < q
-		}
-	}
-	return bytes.Compare(b[x.ks:x.ke], b[y.ks:y.ke]) < 0
 }
 
 // keyPrefix returns the first eight bytes of b[s:t] as a big-endian
