@@ -333,7 +333,7 @@ func (d *decoder) singular(f *dynamic.Field) (ok bool, err error) {
 
 // plainScalar is singular's fast path for the common kinds in their plain
 // forms: integers of the varint kinds and doubles as plainInt and
-// plainDouble read them, strings, enum names. It appends the tag and the
+// plainDouble read them, strings, enum names, bytes. It appends the tag and the
 // value (or, for a zero value without presence, nothing) and reports done;
 // for anything else it consumes nothing and leaves the value to scalar.
 // d.pos is at the value.
@@ -394,6 +394,20 @@ func (d *decoder) plainScalar(f *dynamic.Field) (done bool, err error) {
 		if n != 0 || f.HasPresence {
 			d.tag(f.Num, protowire.VarintType)
 			d.varint(uint64(int64(n)))
+		}
+		return true, nil
+	case protoreflect.BytesKind:
+		if d.pos >= len(d.in) || d.in[d.pos] != '"' {
+			return false, nil
+		}
+		mark := len(d.out)
+		d.tag(f.Num, protowire.BytesType)
+		vs := len(d.out)
+		if err := d.bytesValue(f); err != nil {
+			return false, err
+		}
+		if !f.HasPresence && len(d.out) == vs+1 { // empty: the zero length alone
+			d.out = d.out[:mark]
 		}
 		return true, nil
 	}
