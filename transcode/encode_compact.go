@@ -363,65 +363,45 @@ func (e *encoder) compactMessage(out []byte, f *fieldPlan, vs, ve, k int) ([]byt
 
 // compactEntry collects the map entry of the record of field f (index
 // idx) at b[vs:ve], of wire type wt, on the stack of entries. An entry
-// that is a key record and a value record, each with a one-byte tag and a
-// short form, is read here; any other goes to entry.
+// that is a key record and then a value record is read by shortEntry;
+// any other goes to entry.
 func (e *encoder) compactEntry(f *fieldPlan, idx int32, wt protowire.Type, vs, ve int) error {
-	kf, vf := f.key, f.val
-	b := e.b[:ve]
-	if ks, ke, kv := shortValue(b, vs, 8|byte(kf.wt)); ke >= 0 {
-		if s, t, _ := shortValue(b, ke, 16|byte(vf.wt)); t == ve {
-			en := entry{ks: int32(ks), ke: int32(ke), hasVal: true}
-			if kf.kind == protoreflect.StringKind {
-				en.key = keyPrefix(e.b, ks, ke)
-			} else {
-				en.key = mapKeyBits(kf.kind, kv)
-			}
-			if vf.sub != nil { // the value's span on the stack of spans
-				push(&e.spans, span{int32(s), int32(t)})
-				en.vs, en.ve = int32(len(e.spans)-1), int32(len(e.spans))
-			} else {
-				en.vs, en.ve, en.vwt = int32(s), int32(t), uint8(vf.wt)
-			}
-			push(&e.ents, en)
-			return nil
-		}
+	if vs < ve && e.shortEntry(f, vs, ve) {
+		return nil
 	}
-	push(&e.ents, entry{})
 	r := rec{idx: idx, aux: uint32(wt), start: int32(vs), end: int32(ve)}
-	return e.entry(&e.ents[len(e.ents)-1], f, &r)
+	return e.pushEntry(f, &r)
 }
 
-// shortValue reads the record at b[q:] if its tag is the one byte tag and
-// its value has a short form: a length of one byte, a varint, or fixed
-// bits. It returns the value's span, its bits for a varint
-// or fixed value, or end -1.
-func shortValue(b []byte, q int, tag byte) (vs, ve int, v uint64) {
-	if q+1 >= len(b) || b[q] != tag {
-		return 0, -1, 0
+// shortEntry reads the map entry of field f at b[vs:ve] onto the stack of
+// entries if it is a key record and then a value record, and reports
+// whether it was.
+func (e *encoder) shortEntry(f *fieldPlan, vs, ve int) bool {
+	kf, vf := f.key, f.val
+	b := e.b[:ve]
+	num, kwt, ks, ke, next, err := e.next(b, vs)
+	if err != nil || num != 1 || kwt != kf.wt || next >= ve {
+		return false
 	}
-	c := b[q+1]
-	switch protowire.Type(tag & 7) {
-	case protowire.BytesType:
-		if c < 0x80 && int(c) <= len(b)-q-2 {
-			return q + 2, q + 2 + int(c), 0
-		}
-	case protowire.VarintType:
-		if c < 0x80 {
-			return q + 1, q + 2, uint64(c)
-		}
-		if v, next, _ := wire.Varint(b, q+1); next >= 0 {
-			return q + 1, next, v
-		}
-	case protowire.Fixed64Type:
-		if len(b)-q-1 >= 8 {
-			return q + 1, q + 9, binary.LittleEndian.Uint64(b[q+1:])
-		}
-	case protowire.Fixed32Type:
-		if len(b)-q-1 >= 4 {
-			return q + 1, q + 5, uint64(binary.LittleEndian.Uint32(b[q+1:]))
-		}
+	num, vwt, s, t, next, err := e.next(b, next)
+	if err != nil || num != 2 || vwt != vf.wt || next != ve {
+		return false
 	}
-	return 0, -1, 0
+	en := entry{ks: int32(ks), ke: int32(ke), hasVal: true}
+	if kf.kind == protoreflect.StringKind {
+		en.key = keyPrefix(e.b, ks, ke)
+	} else {
+		rk := rec{aux: uint32(kwt), start: int32(ks)}
+		en.key = mapKeyBits(kf.kind, e.bitsOf(&rk))
+	}
+	if vf.sub != nil { // the value's span on the stack of spans
+		push(&e.spans, span{int32(s), int32(t)})
+		en.vs, en.ve = int32(len(e.spans)-1), int32(len(e.spans))
+	} else {
+		en.vs, en.ve, en.vwt = int32(s), int32(t), uint8(vwt)
+	}
+	push(&e.ents, en)
+	return true
 }
 
 // appendJSONKey is appendKey for JSON names.

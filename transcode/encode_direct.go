@@ -278,8 +278,7 @@ func (e *encoder) extendRun(cur *run, r *rec) error {
 		cur.n = n
 		return err
 	case opMap:
-		push(&e.ents, entry{})
-		return e.entry(&e.ents[len(e.ents)-1], f, r)
+		return e.pushEntry(f, r)
 	}
 	return errAgain
 }

@@ -43,8 +43,7 @@ func (e *encoder) mapValue(f *fieldPlan, recs []rec) error {
 
 func (e *encoder) mapEntries(f *fieldPlan, recs []rec, ebase int) error {
 	for i := range recs {
-		push(&e.ents, entry{})
-		if err := e.entry(&e.ents[len(e.ents)-1], f, &recs[i]); err != nil {
+		if err := e.pushEntry(f, &recs[i]); err != nil {
 			return err
 		}
 	}
@@ -169,6 +168,13 @@ func keyPrefix(b []byte, s, t int) uint64 {
 		v |= uint64(c) << (56 - 8*i)
 	}
 	return v
+}
+
+// pushEntry parses the map entry of record r of field f onto the stack of
+// entries.
+func (e *encoder) pushEntry(f *fieldPlan, r *rec) error {
+	push(&e.ents, entry{})
+	return e.entry(&e.ents[len(e.ents)-1], f, r)
 }
 
 // entry parses one map entry into *en, in place on the stack of entries
