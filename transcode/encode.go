@@ -96,18 +96,17 @@ type encoder struct {
 	out []byte
 	*scratch
 
-	protoNames bool
-	enumNums   bool
-	unpop      bool
-	indent     string
-	compact    bool     // compact output, no unpopulated fields: the direct path uses compactFields
-	ki         int      // the keys: 0 JSON names, 1 proto names (fieldPlan.keys16)
-	level      int      // nesting of objects and arrays, for indentation
-	depth      int      // messages still allowed below this one
-	partial    int      // > 0 inside an Any, where required fields are not checked
-	discarded  int      // output the direct path printed and rolled back
-	hopeful    int      // messages with sub-messages tried without a check, in flight
-	res        Resolver // nil for protoregistry.GlobalTypes
+	enumNums  bool
+	unpop     bool
+	indent    string
+	compact   bool     // compact output, no unpopulated fields: the direct path uses compactFields
+	names     int      // the keys printed: jsonNames or protoNames, an index of fieldPlan.keys
+	level     int      // nesting of objects and arrays, for indentation
+	depth     int      // messages still allowed below this one
+	partial   int      // > 0 inside an Any, where required fields are not checked
+	discarded int      // output the direct path printed and rolled back
+	hopeful   int      // messages with sub-messages tried without a check, in flight
+	res       Resolver // nil for protoregistry.GlobalTypes
 }
 
 // rec is one record of a known field (or a possible extension), with the
@@ -132,12 +131,12 @@ type span struct{ start, end int32 }
 
 func (e *encoder) reset(o *MarshalOptions, b, dst []byte) {
 	e.b, e.out = b, dst
-	e.protoNames, e.enumNums, e.unpop = o.UseProtoNames, o.UseEnumNumbers, o.EmitUnpopulated
+	e.enumNums, e.unpop = o.UseEnumNumbers, o.EmitUnpopulated
 	e.indent = o.Indent
 	e.compact = o.Indent == "" && !o.EmitUnpopulated
-	e.ki = 0
+	e.names = jsonNames
 	if o.UseProtoNames {
-		e.ki = 1
+		e.names = protoNames
 	}
 	e.level, e.depth, e.partial = 0, wire.DefaultMaxDepth, 0
 	e.res = o.Resolver

@@ -38,7 +38,7 @@ const (
 // fastOf returns the fast op of f: fastOther for the kinds and shapes
 // without one, and for fields whose names do not fit a key word.
 func fastOf(f *fieldPlan) uint8 {
-	if len(f.jsonKey) > keyWord || len(f.protoKey) > keyWord {
+	if len(f.keys[jsonNames]) > keyWord || len(f.keys[protoNames]) > keyWord {
 		return fastOther
 	}
 	switch f.op {
@@ -209,42 +209,42 @@ func (e *encoder) compactFields(p *plan, start, end int32, checked bool) (bool, 
 		switch f.fast {
 		case fastInt64:
 			if v != 0 || f.presence {
-				out = append(appendInt(append(putKey(out, f, e.ki), '"'), int64(v)), '"')
+				out = append(appendInt(append(putKey(out, f, e.names), '"'), int64(v)), '"')
 			}
 		case fastUint64:
 			if v != 0 || f.presence {
-				out = append(appendUint(append(putKey(out, f, e.ki), '"'), v), '"')
+				out = append(appendUint(append(putKey(out, f, e.names), '"'), v), '"')
 			}
 		case fastInt32:
 			if uint32(v) != 0 || f.presence {
-				out = appendInt(putKey(out, f, e.ki), int64(int32(v)))
+				out = appendInt(putKey(out, f, e.names), int64(int32(v)))
 			}
 		case fastUint32:
 			if uint32(v) != 0 || f.presence {
-				out = appendUint(putKey(out, f, e.ki), uint64(uint32(v)))
+				out = appendUint(putKey(out, f, e.names), uint64(uint32(v)))
 			}
 		case fastBool:
 			if v != 0 {
-				out = append(putKey(out, f, e.ki), "true"...)
+				out = append(putKey(out, f, e.names), "true"...)
 			} else if f.presence {
-				out = append(putKey(out, f, e.ki), "false"...)
+				out = append(putKey(out, f, e.names), "false"...)
 			}
 		case fastDouble:
 			if v != 0 || f.presence {
-				out = appendFloat(putKey(out, f, e.ki), math.Float64frombits(v), 64)
+				out = appendFloat(putKey(out, f, e.names), math.Float64frombits(v), 64)
 			}
 		case fastEnum:
 			if uint32(v) != 0 || f.presence {
 				n := protoreflect.EnumNumber(int32(v))
 				if q := f.enum.quoted(n); q != nil && !e.enumNums {
-					out = append(putKey(out, f, e.ki), q...)
+					out = append(putKey(out, f, e.names), q...)
 				} else {
-					out = appendInt(putKey(out, f, e.ki), int64(n))
+					out = appendInt(putKey(out, f, e.names), int64(n))
 				}
 			}
 		case fastString:
 			if ve > vs || f.presence {
-				res, ok := appendStr(putKey(out, f, e.ki), b[vs:ve])
+				res, ok := appendStr(putKey(out, f, e.names), b[vs:ve])
 				if !ok {
 					e.set(out)
 					return false, final(checked, e.fieldErr(vs, f, "invalid UTF-8"))
@@ -261,7 +261,7 @@ func (e *encoder) compactFields(p *plan, start, end int32, checked bool) (bool, 
 				return false, final(checked, err)
 			}
 		case fastListString:
-			res, ok := appendStr(append(putKey(out, f, e.ki), '['), b[vs:ve])
+			res, ok := appendStr(append(putKey(out, f, e.names), '['), b[vs:ve])
 			if !ok {
 				e.set(out)
 				return false, final(checked, e.fieldErr(vs, f, "invalid UTF-8"))
@@ -312,7 +312,7 @@ func (e *encoder) endCompactRun(out []byte, f *fieldPlan, rn *run) ([]byte, erro
 		if cap(out)-len(out) < keyWord {
 			out = slices.Grow(out, keyWord)
 		}
-		out, err := e.appendEntries(putKey(out, f, e.ki), f, e.ents[rn.ebase:])
+		out, err := e.appendEntries(putKey(out, f, e.names), f, e.ents[rn.ebase:])
 		e.ents = e.ents[:rn.ebase]
 		return out, err
 	case fastListString, fastListMessage: // never empty
@@ -328,10 +328,16 @@ func (e *encoder) endCompactRun(out []byte, f *fieldPlan, rn *run) ([]byte, erro
 // keyWord is the size of the padded key words of fieldPlan.keys16.
 const keyWord = 16
 
-// putKey appends the key of f, for the compact loop: its JSON name (ki 0)
-// or proto name (ki 1), which fits in its word; out has room for the word.
-func putKey(out []byte, f *fieldPlan, ki int) []byte {
-	l, k := len(out), &f.keys16[ki&1]
+// The keys a conversion prints (encoder.names), indices of fieldPlan.keys.
+const (
+	jsonNames  = 0
+	protoNames = 1
+)
+
+// putKey appends the key of f, for the compact loop: keys[names], which
+// fits in its word; out has room for the word.
+func putKey(out []byte, f *fieldPlan, names int) []byte {
+	l, k := len(out), &f.keys16[names&1]
 	if out[l-1] == '{' {
 		l--
 		*(*[keyWord]byte)(out[l : l+keyWord]) = *k
@@ -339,7 +345,7 @@ func putKey(out []byte, f *fieldPlan, ki int) []byte {
 	} else {
 		*(*[keyWord]byte)(out[l : l+keyWord]) = *k
 	}
-	return out[:l+int(f.keyLens[ki&1])]
+	return out[:l+len(f.keys[names&1])]
 }
 
 // compactMessage prints the message of field f at b[vs:ve] after out: a
@@ -348,9 +354,9 @@ func putKey(out []byte, f *fieldPlan, ki int) []byte {
 func (e *encoder) compactMessage(out []byte, f *fieldPlan, vs, ve, k int) ([]byte, error) {
 	switch {
 	case k < 0:
-		out = putKey(out, f, e.ki)
+		out = putKey(out, f, e.names)
 	case k == 0:
-		out = append(putKey(out, f, e.ki), '[')
+		out = append(putKey(out, f, e.names), '[')
 	default:
 		out = append(out, ',')
 	}
@@ -402,9 +408,4 @@ func (e *encoder) shortEntry(f *fieldPlan, vs, ve int) bool {
 	}
 	push(&e.ents, en)
 	return true
-}
-
-// appendJSONKey is appendKey for JSON names.
-func appendJSONKey(out []byte, f *fieldPlan) []byte {
-	return appendKeyWords(out, f.jsonKey, &f.keys16[0])
 }

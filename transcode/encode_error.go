@@ -85,7 +85,7 @@ func (e *encoder) stepName(f *fieldPlan) string {
 	switch {
 	case f == nil:
 		return ""
-	case e.protoNames:
+	case e.names == protoNames:
 		return f.desc.TextName()
 	}
 	return f.jsonName

@@ -36,11 +36,7 @@ func (e *encoder) set(out []byte) { setOut(&e.out, out) }
 // the '{' and puts the '{' back in place of its comma.
 func (e *encoder) key(f *fieldPlan) {
 	if e.indent != "" {
-		k := f.jsonKey
-		if e.protoNames {
-			k = f.protoKey
-		}
-		e.keyIndent(k)
+		e.keyIndent(f.keys[e.names])
 		return
 	}
 	e.set(e.appendKey(e.out, f))
@@ -48,10 +44,7 @@ func (e *encoder) key(f *fieldPlan) {
 
 // appendKey is key in compact form, on out.
 func (e *encoder) appendKey(out []byte, f *fieldPlan) []byte {
-	if e.protoNames {
-		return appendKeyWords(out, f.protoKey, &f.keys16[1])
-	}
-	return appendKeyWords(out, f.jsonKey, &f.keys16[0])
+	return appendKeyWords(out, f.keys[e.names], &f.keys16[e.names])
 }
 
 // appendKeyWords appends k, a key `,"name":`, copying k16, its padded

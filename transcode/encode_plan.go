@@ -62,13 +62,13 @@ type fieldPlan struct {
 	enum     *enumNames
 	sub      *plan // message, group or map entry
 	key, val *fieldPlan
-	// jsonKey and protoKey are `,"name":` with the JSON or the proto name;
-	// the first member of an object drops the comma. keys16 holds the two
-	// padded to 16 bytes, when they fit, for key to copy in two words.
-	jsonKey, protoKey []byte
-	keys16            [2][16]byte
-	keyLens           [2]uint8 // the lengths of the two keys, when they fit
-	jsonName          string
+	// keys are `,"name":` with the JSON name (keys[jsonNames]) and the
+	// proto name (keys[protoNames]); the first member of an object drops
+	// the comma. keys16 holds the two padded to 16 bytes, when they fit,
+	// for key to copy in two words.
+	keys     [2][]byte
+	keys16   [2][16]byte
+	jsonName string
 }
 
 // enumNames holds an enum's value names quoted for output.
@@ -209,11 +209,10 @@ func (b *planBuilder) field(fp *fieldPlan, fd protoreflect.FieldDescriptor, sub 
 		proto = name
 		fp.jsonName = name
 	}
-	fp.jsonKey = quotedKey(name)
-	fp.protoKey = quotedKey(proto)
-	copy(fp.keys16[0][:], fp.jsonKey)
-	copy(fp.keys16[1][:], fp.protoKey)
-	fp.keyLens = [2]uint8{uint8(min(len(fp.jsonKey), 255)), uint8(min(len(fp.protoKey), 255))}
+	fp.keys = [2][]byte{jsonNames: quotedKey(name), protoNames: quotedKey(proto)}
+	for i, k := range fp.keys {
+		copy(fp.keys16[i][:], k)
+	}
 	if ed := fd.Enum(); ed != nil {
 		fp.isNull = ed.FullName() == nullValueName
 		fp.enum = b.enum(ed)
