@@ -134,13 +134,9 @@ func (e *encoder) compactFields(p *plan, start, end int32, checked bool) (bool, 
 			}
 			wt, vs, ve, pos = w, s, t, next
 			idx = p.tagIndex(num, wt)
-			switch wt {
-			case protowire.VarintType:
-				v = varintAt(b, int32(vs))
-			case protowire.Fixed32Type:
-				v = fixed32At(b, int32(vs))
-			case protowire.Fixed64Type:
-				v = fixed64At(b, int32(vs))
+			if wt != protowire.BytesType && wt != protowire.StartGroupType {
+				r := rec{aux: uint32(wt), start: int32(vs)}
+				v = e.bitsOf(&r)
 			}
 		} else {
 			pos = ve
