@@ -63,8 +63,7 @@ func (e *encoder) printEntries(f *fieldPlan, ents []entry) error {
 // appendEntries is printEntries on out: the entries sorted by key, the
 // last of a key printed and those it replaces checked.
 func (e *encoder) appendEntries(out []byte, f *fieldPlan, ents []entry) ([]byte, error) {
-	strKey, strVal := f.key.kind == protoreflect.StringKind, f.val.kind == protoreflect.StringKind
-	e.sortEntries(ents, strKey)
+	e.sortEntries(ents, f.key.kind == protoreflect.StringKind)
 	out = append(out, '{')
 	e.level++
 	for i := 0; i < len(ents); {
@@ -78,28 +77,12 @@ func (e *encoder) appendEntries(out []byte, f *fieldPlan, ents []entry) ([]byte,
 			}
 		}
 		en := &ents[j-1]
-		out = e.appendMember(out, i == 0)
-		if strKey { // appendMapKey's first case, without the call
-			res, ok := appendStr(out, e.b[en.ks:en.ke])
-			if !ok {
-				return nil, e.fieldErr(int(en.ks), f, "invalid UTF-8 in map key")
-			}
-			out = res
-		} else {
-			out, _ = e.appendMapKey(out, f, en) // fails on string keys only
+		var err error
+		if out, err = e.appendMapKey(e.appendMember(out, i == 0), f, en); err != nil {
+			return nil, err
 		}
-		out = e.appendKeyEnd(out)
-		if strVal && en.hasVal { // appendEntryValue's string case, without the call
-			res, ok := appendStr(out, e.b[en.vs:en.ve])
-			if !ok {
-				return nil, e.withinKey(e.fieldErr(int(en.vs), f.val, "invalid UTF-8"), f, en)
-			}
-			out = res
-		} else {
-			var err error
-			if out, err = e.appendEntryValue(out, f, en); err != nil {
-				return nil, err
-			}
+		if out, err = e.appendEntryValue(e.appendKeyEnd(out), f, en); err != nil {
+			return nil, err
 		}
 		i = j
 	}
