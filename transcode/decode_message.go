@@ -466,10 +466,6 @@ func (d *decoder) set(out []byte) { setOut(&d.out, out) }
 
 // tag appends the tag of field num with wire type wt.
 func (d *decoder) tag(num protowire.Number, wt protowire.Type) {
-	if t := uint64(num)<<3 | uint64(wt); t < 0x80 {
-		d.out = append(d.out, byte(t))
-		return
-	}
 	d.varint(uint64(num)<<3 | uint64(wt))
 }
 
