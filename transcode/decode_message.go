@@ -340,12 +340,7 @@ func (d *decoder) singular(f *dynamic.Field) (ok bool, err error) {
 func (d *decoder) plainScalar(f *dynamic.Field) (done bool, err error) {
 	switch f.Kind {
 	case protoreflect.Int64Kind, protoreflect.Int32Kind, protoreflect.Uint64Kind, protoreflect.Uint32Kind:
-		k := f.Kind
-		bits := 64
-		if k == protoreflect.Int32Kind || k == protoreflect.Uint32Kind {
-			bits = 32
-		}
-		v, ok := d.plainInt(bits, k == protoreflect.Uint64Kind || k == protoreflect.Uint32Kind)
+		v, ok := d.plainInt(intForm(f.Kind))
 		if !ok {
 			return false, nil
 		}

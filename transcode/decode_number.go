@@ -18,15 +18,7 @@ import (
 // intField parses and appends an integer of any of the ten integer kinds.
 func (d *decoder) intField(f *dynamic.Field) error {
 	k := f.Kind
-	bits, unsigned := 64, false
-	switch k {
-	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
-		bits = 32
-	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
-		bits, unsigned = 32, true
-	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
-		unsigned = true
-	}
+	bits, unsigned := intForm(k)
 	v, err := d.intValue(bits, unsigned, k)
 	if err != nil {
 		return err
@@ -42,6 +34,19 @@ func (d *decoder) intField(f *dynamic.Field) error {
 		d.varint(v)
 	}
 	return nil
+}
+
+// intForm returns the size and signedness of the integers of kind k.
+func intForm(k protoreflect.Kind) (bits int, unsigned bool) {
+	switch k {
+	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
+		return 32, false
+	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
+		return 32, true
+	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+		return 64, true
+	}
+	return 64, false
 }
 
 // intValue parses an integer as protojson does: a JSON number, or a string
