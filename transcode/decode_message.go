@@ -74,17 +74,18 @@ func (d *decoder) object(t *dynamic.Type, skipType bool) error {
 			}
 			switch {
 			case f != nil && colon && f.Num < frameBits && f.Message == nil && f.Oneof < 0 && !f.List && !f.Map:
-				// a singular scalar: its plain forms first, with none of
-				// field's checks but the duplicate one (the others are for
-				// null, lists, maps, oneofs and messages)
+				// a singular scalar: field's work with none of its checks
+				// but the duplicate one and null (the others are for
+				// lists, maps, oneofs and messages)
 				if fr.seeBit(f.Num) {
 					return d.errAt(keyOff, "duplicate field %s", d.tokenText(keyOff))
 				}
-				d.skipWS()
-				var done bool
-				if done, err = d.plainScalar(f); err == nil && !done {
+				if d.skipWS() == 'n' {
 					err = d.fieldValue(f, &fr, keyOff)
-				} else if done && f.Required {
+					break
+				}
+				var ok bool
+				if ok, err = d.singular(f); ok && f.Required {
 					d.markSet(&fr, f.Num)
 				}
 			case f != nil:
@@ -333,7 +334,7 @@ func (d *decoder) singular(f *dynamic.Field) (ok bool, err error) {
 
 // plainScalar is singular's fast path for the common kinds in their plain
 // forms: integers of the varint kinds and doubles as plainInt and
-// plainDouble read them, strings, enum names, bytes. It appends the tag and the
+// plainDouble read them, strings, enum names. It appends the tag and the
 // value (or, for a zero value without presence, nothing) and reports done;
 // for anything else it consumes nothing and leaves the value to scalar.
 // d.pos is at the value.
@@ -389,20 +390,6 @@ func (d *decoder) plainScalar(f *dynamic.Field) (done bool, err error) {
 		if n != 0 || f.HasPresence {
 			d.tag(f.Num, protowire.VarintType)
 			d.varint(uint64(int64(n)))
-		}
-		return true, nil
-	case protoreflect.BytesKind:
-		if d.pos >= len(d.in) || d.in[d.pos] != '"' {
-			return false, nil
-		}
-		mark := len(d.out)
-		d.tag(f.Num, protowire.BytesType)
-		vs := len(d.out)
-		if err := d.bytesValue(f); err != nil {
-			return false, err
-		}
-		if !f.HasPresence && len(d.out) == vs+1 { // empty: the zero length alone
-			d.out = d.out[:mark]
 		}
 		return true, nil
 	}
