@@ -387,6 +387,8 @@ func (d *decoder) plainDouble() (float64, bool) {
 // on every call).
 func exactPow10(n int) float64 { return pow10[n] }
 
+var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
 // parseFloat converts the text of a JSON number to a float of the given
 // size; false when out of its range.
 func parseFloat(b []byte, bits int) (float64, bool) {

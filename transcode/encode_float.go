@@ -2,6 +2,7 @@ package transcode
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 )
@@ -22,6 +23,11 @@ func appendFloat(out []byte, f float64, bitSize int) []byte {
 	if bitSize == 64 {
 		if m, k, ok := shortDecimal64(f); ok {
 			return appendDecimal(out, f, m, k)
+		}
+		if a := math.Abs(f); a >= 1e-6 && a < 1e21 {
+			if m, e, ok := shortest64(a); ok {
+				return appendShortest(out, f, m, e)
+			}
 		}
 	} else if m, k, ok := shortDecimal32(float32(f)); ok {
 		return appendDecimal(out, f, m, k)
@@ -44,8 +50,6 @@ func appendFloat(out []byte, f float64, bitSize int) []byte {
 	return out
 }
 
-var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
-
 var pow10f32 = [...]float32{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10}
 
 // shortDecimal64 finds the shortest decimal m·10^-k that parses to f, for
@@ -65,7 +69,7 @@ var pow10f32 = [...]float32{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10
 //     The check is made on r, before the trailing zeros are stripped, so
 //     that the two do not wait for each other.
 //
-// When the check fails f needs more digits, and strconv takes over.
+// When the check fails f needs more digits, and shortest64 takes over.
 func shortDecimal64(f float64) (m uint64, k int, ok bool) {
 	a := math.Abs(f)
 	if a < 1e-6 || a >= 1<<50 {
@@ -99,6 +103,113 @@ func shortDecimal64(f float64) (m uint64, k int, ok bool) {
 	return m, k, true
 }
 
+// shortest64 returns the shortest decimal m·10^e that parses back to a,
+// a double from 1e-6 to below 1e21, and of those the closest to a (the
+// even one on a tie): the digits strconv prints for it. ok is false for a
+// outside that range.
+//
+// It is Schubfach (R. Giulietti, "The Schubfach way to render doubles"):
+// with a = c·2^q, the algorithm scales c and the bounds of the interval of
+// reals that round to a by 10^-k, k = floor(log10 2^q), through a 126-bit
+// approximation of 10^-k, the few bits it needs of each product rounded to
+// odd. The scaled a has 16 or 17 digits; of the decimals of one digit fewer
+// and of that many digits next to it, the one the interval holds alone, or
+// else the nearer, is the answer, trailing zeros aside.
+func shortest64(a float64) (m uint64, e int, ok bool) {
+	u := math.Float64bits(a)
+	q := int(u>>52) - 1075
+	c := u&(1<<52-1) | 1<<52
+	if q < 0 && q > -53 && c&(1<<-q-1) == 0 {
+		return c >> -q, 0, true // an integer
+	}
+	cb := c << 2
+	cbl, cbr := cb-2, cb+2
+	k := q * 661971961083 >> 41 // floor(q·log10 2)
+	if c == 1<<52 {
+		// a power of two: the interval below a is half as wide
+		cbl = cb - 1
+		k = (q*661971961083 - 274743187321) >> 41 // floor(log10(3/4·2^q))
+	}
+	i := k - pow10InvMin
+	if uint(i) >= uint(len(pow10Inv)) {
+		return 0, 0, false
+	}
+	h := q + (-k*913124641741)>>38 + 2 // q + floor(log2 10^-k) + 2
+	g := &pow10Inv[i]
+	vb, vbl, vbr := roundOdd(g, cb<<h), roundOdd(g, cbl<<h), roundOdd(g, cbr<<h)
+	odd := c & 1 // the interval is closed when c is even
+	s := vb >> 2
+	if s >= 100 {
+		// the decimals of one digit fewer around a: s' and s'+1, times 10
+		sp, tp := s/10*10, s/10*10+10
+		if up, wp := vbl+odd <= sp<<2, tp<<2+odd <= vbr; up != wp {
+			if up {
+				return sp, k, true
+			}
+			return tp, k, true
+		}
+	}
+	t := s + 1
+	if u, w := vbl+odd <= s<<2, t<<2+odd <= vbr; u != w {
+		if u {
+			return s, k, true
+		}
+		return t, k, true
+	}
+	if d := int64(vb - (s+t)<<1); d < 0 || d == 0 && s&1 == 0 {
+		return s, k, true
+	}
+	return t, k, true
+}
+
+// roundOdd returns the product of g, 126 bits of 10^-k, and cp, shifted
+// to keep its integer part and two bits, rounded to odd.
+func roundOdd(g *[2]uint64, cp uint64) uint64 {
+	const mask63 = 1<<63 - 1
+	x1, _ := bits.Mul64(g[1], cp)
+	y1, y0 := bits.Mul64(g[0], cp)
+	z := y0>>1 + x1
+	sticky := (z&mask63 + mask63) >> 63 // 1 when bits below the result are set
+	return (y1 + z>>63) | sticky
+}
+
+// pow10Inv[k-pow10InvMin] is 10^-k = β·2^r with 2^125 <= β < 2^126 as
+// floor(β)+1 in two 63-bit halves, high first, for the k of doubles from
+// 1e-6 to 1e21 (TestPow10Inv computes them).
+const pow10InvMin = -23
+
+var pow10Inv = [...][2]uint64{
+	{0x54b40b1f852bda00, 0x0000000000000001}, // -23
+	{0x43c33c1937564800, 0x0000000000000001},
+	{0x6c6b935b8bbd4000, 0x0000000000000001},
+	{0x56bc75e2d6310000, 0x0000000000000001}, // -20
+	{0x4563918244f40000, 0x0000000000000001},
+	{0x6f05b59d3b200000, 0x0000000000000001},
+	{0x58d15e1762800000, 0x0000000000000001},
+	{0x470de4df82000000, 0x0000000000000001},
+	{0x71afd498d0000000, 0x0000000000000001}, // -15
+	{0x5af3107a40000000, 0x0000000000000001},
+	{0x48c2739500000000, 0x0000000000000001},
+	{0x746a528800000000, 0x0000000000000001},
+	{0x5d21dba000000000, 0x0000000000000001},
+	{0x4a817c8000000000, 0x0000000000000001}, // -10
+	{0x7735940000000000, 0x0000000000000001},
+	{0x5f5e100000000000, 0x0000000000000001},
+	{0x4c4b400000000000, 0x0000000000000001},
+	{0x7a12000000000000, 0x0000000000000001},
+	{0x61a8000000000000, 0x0000000000000001}, // -5
+	{0x4e20000000000000, 0x0000000000000001},
+	{0x7d00000000000000, 0x0000000000000001},
+	{0x6400000000000000, 0x0000000000000001},
+	{0x5000000000000000, 0x0000000000000001},
+	{0x4000000000000000, 0x0000000000000001}, // 0
+	{0x6666666666666666, 0x3333333333333334},
+	{0x51eb851eb851eb85, 0x0f5c28f5c28f5c29},
+	{0x4189374bc6a7ef9d, 0x5916872b020c49bb},
+	{0x68db8bac710cb295, 0x74f0d844d013a92b},
+	{0x53e2d6238da3c211, 0x43f3e0370cdc8755}, // 5
+}
+
 // shortDecimal32 is shortDecimal64 in single precision: p below 2^21,
 // 10^k exact as a float32 (k <= 10), Go rounding every float32 operation.
 func shortDecimal32(f float32) (m uint64, k int, ok bool) {
@@ -123,6 +234,24 @@ func shortDecimal32(f float32) (m uint64, k int, ok bool) {
 		return 0, 0, false
 	}
 	return m, k, true
+}
+
+// appendShortest prints m·10^e with f's sign as %f does.
+func appendShortest(out []byte, f float64, m uint64, e int) []byte {
+	if e >= 0 {
+		if math.Signbit(f) {
+			out = append(out, '-')
+		}
+		out = appendUint(out, m)
+		for range e {
+			out = append(out, '0')
+		}
+		return out
+	}
+	for e < 0 && m%10 == 0 {
+		m, e = m/10, e+1
+	}
+	return appendDecimal(out, f, m, -e)
 }
 
 // appendDecimal prints m·10^-k with f's sign as %f does: the integer part,

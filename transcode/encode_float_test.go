@@ -2,6 +2,7 @@ package transcode
 
 import (
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -93,10 +94,52 @@ func TestFloatFormatMatchesProtojson(t *testing.T) {
 	t.Logf("%d doubles", n)
 }
 
+// TestShortest64 checks the digits of shortest64 against strconv's on
+// every shape of double in its range, where it must never fall back.
+func TestShortest64(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	n := 0
+	check := func(f float64) {
+		a := math.Abs(f)
+		if !(a >= 1e-6 && a < 1e21) {
+			return
+		}
+		n++
+		// the shortest decimal of a, as strconv finds it
+		mant, exp, _ := strings.Cut(strconv.FormatFloat(a, 'e', -1, 64), "e")
+		e, _ := strconv.Atoi(exp)
+		mant = strings.Replace(mant, ".", "", 1)
+		wantM, _ := strconv.ParseUint(mant, 10, 64)
+		wantE := e - (len(mant) - 1)
+		gotM, gotE, ok := shortest64(a)
+		for ok && gotM != 0 && gotM%10 == 0 {
+			gotM, gotE = gotM/10, gotE+1
+		}
+		if !ok || gotM != wantM || gotE != wantE {
+			t.Fatalf("shortest64(%v) = %d·10^%d, %v; want %d·10^%d", a, gotM, gotE, ok, wantM, wantE)
+		}
+	}
+	floatSamples(r, 300000, check)
+	for range 1000000 {
+		// random bits in range, and the powers of two, whose interval is uneven
+		check(math.Float64frombits(r.Uint64N(math.Float64bits(1e21)-math.Float64bits(1e-6)) + math.Float64bits(1e-6)))
+	}
+	for e := -20; e <= 70; e++ {
+		p := math.Ldexp(1, e)
+		check(p)
+		check(math.Nextafter(p, 0))
+		check(math.Nextafter(p, math.Inf(1)))
+	}
+	for _, f := range []float64{1e-6, math.Nextafter(1e-6, 1), math.Nextafter(1e21, 0), 1 << 53, 1<<53 + 2, 1 << 52, 1<<52 + 1, 0.5, 1.5, 4503599627370495.5} {
+		check(f)
+	}
+	t.Logf("%d doubles", n)
+}
+
 // TestShortDecimalTaken holds shortDecimal64 to its fast path: every double
 // whose shortest decimal has at most 14 digits, from 1e-6 on, takes it and
-// yields those digits (the test above checks only the text, which strconv
-// would also get right).
+// yields those digits (the tests above check only the text, which
+// shortest64 would also get right).
 func TestShortDecimalTaken(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for range 300000 {
@@ -125,6 +168,53 @@ func TestShortDecimalTaken(t *testing.T) {
 		gotM, gotK, ok := shortDecimal64(f)
 		if !ok || gotM != wantM || gotK != wantK {
 			t.Fatalf("shortDecimal64(%v) = %d, %d, %v; want %d, %d, true", f, gotM, gotK, ok, wantM, wantK)
+		}
+	}
+}
+
+// FuzzFloat holds appendFloat to protojson's formatting on any bits, as a
+// double and as a float.
+func FuzzFloat(f *testing.F) {
+	for _, v := range specialFloatCases {
+		f.Add(math.Float64bits(v))
+	}
+	f.Fuzz(func(t *testing.T, u uint64) {
+		v := math.Float64frombits(u)
+		if got, want := string(appendFloat(nil, v, 64)), referenceFloat(v, 64); got != want {
+			t.Fatalf("double %v (%#x): got %s, want %s", v, u, got, want)
+		}
+		v = float64(math.Float32frombits(uint32(u)))
+		if got, want := string(appendFloat(nil, v, 32)), referenceFloat(v, 32); got != want {
+			t.Fatalf("float %v (%#x): got %s, want %s", v, uint32(u), got, want)
+		}
+	})
+}
+
+// TestPow10Inv computes shortest64's table of powers of ten anew.
+func TestPow10Inv(t *testing.T) {
+	mask := new(big.Int).SetUint64(1<<63 - 1)
+	for i, g := range pow10Inv {
+		k := i + pow10InvMin
+		// 10^-k = β·2^r with 2^125 <= β < 2^126; want floor(β)+1
+		var beta big.Int
+		if k <= 0 {
+			p := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(-k)), nil)
+			if r := p.BitLen() - 126; r < 0 {
+				beta.Lsh(p, uint(-r))
+			} else {
+				beta.Rsh(p, uint(r))
+			}
+		} else {
+			d := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(k)), nil)
+			beta.Quo(new(big.Int).Lsh(big.NewInt(1), uint(d.BitLen()+125)), d)
+		}
+		beta.Add(&beta, big.NewInt(1))
+		if beta.BitLen() != 126 {
+			t.Fatalf("k=%d: β+1 has %d bits", k, beta.BitLen())
+		}
+		hi, lo := new(big.Int).Rsh(&beta, 63).Uint64(), new(big.Int).And(&beta, mask).Uint64()
+		if g != [2]uint64{hi, lo} {
+			t.Errorf("pow10Inv for k=%d is %#x, want {%#x, %#x}", k, g, hi, lo)
 		}
 	}
 }
