@@ -1,6 +1,7 @@
 package transcode
 
 import (
+	"encoding/binary"
 	"math"
 	"math/bits"
 	"slices"
@@ -256,7 +257,9 @@ func appendShortest(out []byte, f float64, m uint64, e int) []byte {
 
 // appendDecimal prints m·10^-k with f's sign as %f does: the integer part,
 // then k fraction digits (the last one not zero), written straight into
-// out from the last digit, two at a time.
+// out. Up to eight digits in all come from digits8 and go out as two words
+// either side of the point, which may change up to seven bytes of out's
+// capacity past the text; more are written from the last, two at a time.
 func appendDecimal(out []byte, f float64, m uint64, k int) []byte {
 	if math.Signbit(f) {
 		out = append(out, '-')
@@ -264,7 +267,19 @@ func appendDecimal(out []byte, f float64, m uint64, k int) []byte {
 	if k == 0 {
 		return appendUint(out, m)
 	}
-	n := max(decimalLen(m), k+1) + 1 // digits, with a zero before the point, and the point
+	digits := max(decimalLen(m), k+1) // with a zero before the point
+	if digits <= 8 {
+		// the last digits of m's eight, the point inserted k from the end
+		w := (digits8(uint32(m)) | 0x3030303030303030) >> (64 - 8*digits)
+		p := digits - k
+		l := len(out)
+		out = slices.Grow(out, 16)
+		b := out[l : l+16]
+		binary.LittleEndian.PutUint64(b, w&(1<<(8*p)-1)|'.'<<(8*p))
+		binary.LittleEndian.PutUint64(b[p+1:], w>>(8*p))
+		return out[:l+digits+1]
+	}
+	n := digits + 1 // and the point
 	l := len(out)
 	out = slices.Grow(out, n)[:l+n]
 	b := out[l:]

@@ -1,6 +1,7 @@
 package transcode
 
 import (
+	"fmt"
 	"math"
 	"math/big"
 	"math/rand/v2"
@@ -187,6 +188,57 @@ func FuzzFloat(f *testing.F) {
 		if got, want := string(appendFloat(nil, v, 32)), referenceFloat(v, 32); got != want {
 			t.Fatalf("float %v (%#x): got %s, want %s", v, uint32(u), got, want)
 		}
+	})
+}
+
+// TestDigits8 checks digits8 on every 97th number below 10^8 and on the
+// edges of each digit count.
+func TestDigits8(t *testing.T) {
+	check := func(v uint32) {
+		w := digits8(v)
+		var got [8]byte
+		for i := range got {
+			got[i] = '0' + byte(w>>(8*i))
+		}
+		if want := fmt.Sprintf("%08d", v); string(got[:]) != want {
+			t.Fatalf("digits8(%d) = %q, want %q", v, got, want)
+		}
+	}
+	for v := uint32(0); v < 1e8; v += 97 {
+		check(v)
+	}
+	for p := uint32(1); p < 1e8; p *= 10 {
+		check(p - 1)
+		check(p)
+		check(p + 1)
+	}
+	check(1e8 - 1)
+}
+
+// TestNumbersStayNear holds the number printers to what MarshalAppend
+// promises: past the text they append they change at most 16 bytes of
+// out's capacity.
+func TestNumbersStayNear(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	buf := make([]byte, 64)
+	check := func(what string, print func([]byte) []byte) {
+		for i := range buf {
+			buf[i] = 0xaa
+		}
+		out := print(buf[:3:64])
+		if &out[0] != &buf[0] {
+			t.Fatalf("%s: reallocated a buffer with room", what)
+		}
+		for i := len(out) + 16; i < len(buf); i++ {
+			if buf[i] != 0xaa {
+				t.Fatalf("%s: %s changed byte %d, %d past the text", what, out[3:], i, i-len(out))
+			}
+		}
+	}
+	floatSamples(r, 20000, func(f float64) {
+		check(fmt.Sprint(f), func(b []byte) []byte { return appendFloat(b, f, 64) })
+		v := int64(math.Float64bits(f)) >> r.IntN(64)
+		check(fmt.Sprint(v), func(b []byte) []byte { return appendInt(b, v) })
 	})
 }
 

@@ -153,11 +153,26 @@ const digitPairs = "000102030405060708091011121314151617181920212223242526272829
 // appendUint appends v in decimal.
 func appendUint(out []byte, v uint64) []byte { return appendDigits(out, v, false) }
 
-// appendDigits appends v in decimal, after a minus sign when neg, two
-// digits at a time from the last, straight into out.
+// appendDigits appends v in decimal, after a minus sign when neg, straight
+// into out: below 10^8 all eight digits at once (digits8) in one word, which
+// may change up to seven bytes of out's capacity past them, and above that
+// two digits at a time from the last.
 func appendDigits(out []byte, v uint64, neg bool) []byte {
 	if v < 10 && !neg {
 		return append(out, byte('0'+v))
+	}
+	if v < 1e8 {
+		n := decimalLen(v)
+		l := len(out)
+		out = slices.Grow(out, 9)
+		b := out[l : l+9]
+		if neg {
+			b[0] = '-'
+			b = b[1:]
+			l++
+		}
+		binary.LittleEndian.PutUint64(b, (digits8(uint32(v))|0x3030303030303030)>>(64-8*n))
+		return out[:l+n]
 	}
 	n := decimalLen(v)
 	if neg {
@@ -181,6 +196,19 @@ func appendDigits(out []byte, v uint64, neg bool) []byte {
 		b[i-1] = byte('0' + v)
 	}
 	return out
+}
+
+// digits8 returns the eight decimal digits of v < 10^8, the first in the
+// low byte, each a number from 0 to 9: the halves v/10^4 and v%10^4 in the
+// two 32-bit lanes of a word, each split into two lanes of two digits and
+// those into one lane per digit, all lanes at once (x·10486>>20 is x/100
+// for x < 43699, x·103>>10 is x/10 for x < 179).
+func digits8(v uint32) uint64 {
+	x := uint64(v/10000) | uint64(v%10000)<<32
+	q := (x * 10486 >> 20) & 0x0000007f0000007f
+	x = q | (x-q*100)<<16
+	q = (x * 103 >> 10) & 0x000f000f000f000f
+	return q | (x-q*10)<<8
 }
 
 // decimalLen returns the number of decimal digits of v.
