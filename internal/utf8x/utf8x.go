@@ -1,6 +1,6 @@
 // Package utf8x checks UTF-8 fast on the short texts of protobuf string
-// fields: [Valid] is utf8.Valid, and [ScanJSON] checks UTF-8 and finds the
-// first byte a JSON string must escape in the same pass. On amd64 with
+// fields: [Valid] is utf8.Valid, and [CopyJSON] copies text while it checks
+// its UTF-8 and finds the first byte a JSON string must escape, in one pass. On amd64 with
 // AVX2 both run vector code (utf8x_amd64.s) from eight bytes on; elsewhere,
 // on shorter input and with the purego build tag, they run the Go code of
 // this file.
@@ -12,6 +12,7 @@ package utf8x
 import (
 	"encoding/binary"
 	"math/bits"
+	"unsafe"
 )
 
 // validGeneric is utf8.Valid, faster on short text that is mostly ASCII
@@ -137,14 +138,33 @@ func RuneLen(b []byte) int {
 	return int(s.size)
 }
 
-// scanJSONGeneric is ScanJSON in Go, the twin of the vector code: the UTF-8
-// check of validGeneric, then NextEscape. Two passes cost little here, as
-// the text is short and the second stops at the first escape.
-func scanJSONGeneric(b []byte) (ok bool, esc int) {
+// CopyJSON copies b into to, which must be at least as long, and on the
+// way checks that b is valid UTF-8 and finds the first byte that a JSON
+// string must escape (below 0x20, '"' or '\\'): it reports whether b is
+// valid and, when it is, the index of that byte, or len(b) if there is
+// none. to[:esc] then holds b[:esc]; the rest of to[:len(b)] may hold
+// anything, and to past len(b) is left alone. One pass over b serves all
+// three ends, where scanning and then copying would read b twice.
+func CopyJSON(to, b []byte) (ok bool, esc int) {
+	if len(to) < len(b) {
+		panic("utf8x: CopyJSON into a slice shorter than its source")
+	}
+	if len(b) == 0 {
+		return true, 0
+	}
+	return copyJSON(b, &to[0])
+}
+
+// copyJSONGeneric is copyJSON in Go, the twin of the vector code: the
+// UTF-8 check of validGeneric, then NextEscape and a copy up to the
+// escape. Three passes cost little here, as the text is short.
+func copyJSONGeneric(b []byte, to *byte) (ok bool, esc int) {
 	if !validGeneric(b) {
 		return false, 0
 	}
-	return true, NextEscape(b, 0)
+	esc = NextEscape(b, 0)
+	copy(unsafe.Slice(to, esc), b)
+	return true, esc
 }
 
 const (

@@ -21,14 +21,13 @@ var useAVX2 = cpu.X86.HasAVX2
 //go:noescape
 func Valid(b []byte) bool
 
-// ScanJSON reports whether b is valid UTF-8 and, when it is, the index of
-// the first byte that a JSON string must escape (below 0x20, '"' or '\\'),
-// or len(b) if there is none. Like Valid it is written in assembly: one
-// pass of the vector code with AVX2 from 8 bytes on, short plain ASCII
-// answered at once, the Go code for the rest.
+// copyJSON is CopyJSON on a non-empty b. Like Valid it is written in
+// assembly: one pass of the vector code with AVX2 from 8 bytes on, each
+// block stored to to as it is loaded until the one with the first escape;
+// short plain ASCII copied and answered at once; the Go code for the rest.
 //
 //go:noescape
-func ScanJSON(b []byte) (ok bool, esc int)
+func copyJSON(b []byte, to *byte) (ok bool, esc int)
 
 // StringEnd returns the index of the first byte of b that ends a run of
 // JSON string text, a quote, a backslash or a control character (below

@@ -57,8 +57,9 @@
 // Inputs of 8 to 15 bytes are placed in a 16-byte register followed by
 // zeros and checked in one pass.
 //
-// ScanJSON does the same checks, and on the way finds the first byte
-// to escape in a JSON string: below 0x20, '"' or '\\'. A signed compare
+// copyJSON does the same checks, and on the way finds the first byte
+// to escape in a JSON string: below 0x20, '"' or '\\', and copies the input
+// to the destination (R12) up to it. A signed compare
 // with 0x1F (VPCMPGTB) marks the bytes 0x20..0x7F, the ASCII bytes that are
 // not control characters (bytes from 0x80 on are negative); less those
 // equal to '"' or '\\' (VPCMPEQB, VPANDN), they are the plain bytes, which
@@ -67,6 +68,12 @@
 // which one compare tells; that is the common case. Otherwise the bytes to
 // escape are those neither plain nor from 0x80 on (the mask of the ASCII
 // test of the UTF-8 check), and the lowest bit set (BSF) is the first.
+//
+// The copy stores each register as it is loaded, at the same offset of the
+// destination: the blocks in order up to the one with the first escape,
+// the two halves of a short input, a byte at a time under 8 bytes. Where
+// loads overlap the stores do too, with the same bytes, so nothing is
+// written past the input's length.
 //
 // Blocks are taken in order of their start and every block starts at or
 // before the end of the one before, so the first block with an escape holds
@@ -83,7 +90,7 @@
 // low half has none, so the index is the bit less 32-n (16-n).
 //
 // Nothing outside the slice is read. Inputs under 8 bytes are read a byte
-// at a time: ASCII (for ScanJSON, ASCII that needs no escape) is answered
+// at a time: ASCII (for copyJSON, ASCII that needs no escape) is answered
 // at once, anything else goes to the Go code, as does every input when the
 // CPU lacks AVX2.
 
@@ -110,8 +117,9 @@
 //   Y4, Y5, Y6 scratch
 //   Y10 the end check of the last block done; Y11 the errors so far
 //   Y12, Y13, Y14 the pair tables; Y15 0x0F in every byte
-// and in ScanJSON's loop:
+// and in copyJSON's loop:
 //   R9  the first escape found, or the length; CX the escapes of a block
+//   R12 the destination
 //   Y7, Y8, Y9 0x1F, '"' and '\\' in every byte
 
 #define LOAD_TABLES \
@@ -253,7 +261,7 @@
 
 // BLOCKS checks the blocks of a long input from DI (a multiple of 32
 // bytes in) to the end, DX holding the start of the last block, and goes
-// on to done; entered at rest_loop. ScanJSON also enters it at rest_block
+// on to done; entered at rest_loop. copyJSON also enters it at rest_block
 // with a loaded block in Y0 and at last with the last block's ASCII mask
 // in AX. The last block overlaps the one before: DI = n-32 there.
 #define BLOCKS \
@@ -368,20 +376,23 @@ tiny_ascii:
 generic:
 	JMP ·validGeneric(SB)
 
-// func ScanJSON(b []byte) (ok bool, esc int)
-TEXT ·ScanJSON(SB), NOSPLIT, $0-40
+// func copyJSON(b []byte, to *byte) (ok bool, esc int)
+TEXT ·copyJSON(SB), NOSPLIT, $0-48
+	MOVQ to+24(FP), R12
 	DISPATCH
 
 	// 16 to 32 bytes, as in Valid, after the escapes.
-	VMOVDQU     (SI), X0
-	VINSERTI128 $1, -16(SI)(BX*1), Y0, Y0
+	VMOVDQU      (SI), X0
+	VINSERTI128  $1, -16(SI)(BX*1), Y0, Y0
+	VMOVDQU      X0, (R12)
+	VEXTRACTI128 $1, Y0, -16(R12)(BX*1)
 	PLAIN(Y0, CTRL_MAX(R8), QUOTE(R8), BACKSLASH(R8), Y4, Y5, Y6)
 	CMPL        CX, $-1
 	JEQ         plain
 	VPMOVMSKB   Y0, AX
 	ORL         AX, CX
 	XORL        $-1, CX
-	MOVQ        BX, esc+32(FP)
+	MOVQ        BX, esc+40(FP)
 	JNZ         escape32
 
 check32:
@@ -389,7 +400,7 @@ check32:
 	JZ         valid
 	MID_CHECK
 	VPTEST     Y4, Y4
-	SETEQ      ok+24(FP)
+	SETEQ      ok+32(FP)
 	VZEROUPPER
 	RET
 
@@ -398,20 +409,22 @@ escape32:
 	LEAQ    -32(BX)(CX*1), DX
 	CMPL    CX, $16
 	CMOVQCC DX, CX
-	MOVQ    CX, esc+32(FP)
+	MOVQ    CX, esc+40(FP)
 	JMP     check32
 
 	// 8 to 15 bytes, as in Valid, after the escapes.
 short:
 	VMOVQ     (SI), X0
 	VPINSRQ   $1, -8(SI)(BX*1), X0, X0
+	VMOVQ     X0, (R12)
+	VPEXTRQ   $1, X0, -8(R12)(BX*1)
 	PLAIN(X0, CTRL_MAX(R8), QUOTE(R8), BACKSLASH(R8), X4, X5, X6)
 	CMPL      CX, $0xffff
 	JEQ       plain
 	VPMOVMSKB X0, AX
 	ORL       AX, CX
 	XORL      $0xffff, CX
-	MOVQ      BX, esc+32(FP)
+	MOVQ      BX, esc+40(FP)
 	JNZ       escape16
 
 check16:
@@ -419,7 +432,7 @@ check16:
 	JZ        valid
 	SHORT_CHECK
 	VPTEST    X4, X4
-	SETEQ     ok+24(FP)
+	SETEQ     ok+32(FP)
 	VZEROUPPER
 	RET
 
@@ -428,7 +441,7 @@ escape16:
 	LEAQ    -16(BX)(CX*1), DX
 	CMPL    CX, $8
 	CMOVQCC DX, CX
-	MOVQ    CX, esc+32(FP)
+	MOVQ    CX, esc+40(FP)
 	JMP     check16
 
 	// Over 32 bytes: Valid's loop with the escapes of each block found
@@ -442,6 +455,7 @@ long:
 	MOVQ      BX, R9
 	LEAQ      -32(BX), DX // the start of the last block
 	VMOVDQU   (SI), Y0
+	VMOVDQU   Y0, (R12)
 	PLAIN(Y0, Y7, Y8, Y9, Y4, Y5, Y6)
 	CMPL      CX, $-1
 	JEQ       first_done
@@ -463,6 +477,7 @@ loop:
 	CMPQ      DI, DX
 	JA        tail
 	VMOVDQU   (SI)(DI*1), Y0
+	VMOVDQU   Y0, (R12)(DI*1)
 	PLAIN(Y0, Y7, Y8, Y9, Y4, Y5, Y6)
 	CMPL      CX, $-1
 	JEQ       loop_ascii
@@ -491,6 +506,7 @@ tail:
 	JEQ       done
 	MOVQ      DX, DI
 	VMOVDQU   (SI)(DI*1), Y0
+	VMOVDQU   Y0, (R12)(DI*1)
 	PLAIN(Y0, Y7, Y8, Y9, Y4, Y5, Y6)
 	CMPL      CX, $-1
 	JEQ       done
@@ -505,18 +521,18 @@ tail:
 	BLOCKS
 
 done:
-	MOVQ       R9, esc+32(FP)
+	MOVQ       R9, esc+40(FP)
 	VPOR       Y10, Y11, Y11
 	VPTEST     Y11, Y11
-	SETEQ      ok+24(FP)
+	SETEQ      ok+32(FP)
 	VZEROUPPER
 	RET
 
 plain:
-	MOVQ       BX, esc+32(FP)
+	MOVQ       BX, esc+40(FP)
 
 valid:
-	MOVB       $1, ok+24(FP)
+	MOVB       $1, ok+32(FP)
 	VZEROUPPER
 	RET
 
@@ -524,7 +540,7 @@ valid:
 	// '\\') is the answer (true, len(b)); anything else, and any input when
 	// the CPU lacks AVX2, goes to the Go code.
 tiny:
-	MOVQ  BX, esc+32(FP)
+	MOVQ  BX, esc+40(FP)
 	TESTQ BX, BX
 	JZ    tiny_plain
 
@@ -538,15 +554,16 @@ tiny_loop:
 	JEQ     generic
 	CMPB    AL, $0x5c
 	JEQ     generic
+	MOVB    AL, -1(R12)(BX*1)
 	DECQ    BX
 	JNZ     tiny_loop
 
 tiny_plain:
-	MOVB $1, ok+24(FP)
+	MOVB $1, ok+32(FP)
 	RET
 
 generic:
-	JMP ·scanJSONGeneric(SB)
+	JMP ·copyJSONGeneric(SB)
 
 // func StringEnd(b []byte) (n int, high bool)
 //

@@ -6,11 +6,9 @@ package utf8x
 // amd64 vector code it is the Go code.
 func Valid(b []byte) bool { return validGeneric(b) }
 
-// ScanJSON reports whether b is valid UTF-8 and, when it is, the index of
-// the first byte that a JSON string must escape (below 0x20, '"' or '\\'),
-// or len(b) if there is none; without the amd64 vector code it is the Go
-// code.
-func ScanJSON(b []byte) (ok bool, esc int) { return scanJSONGeneric(b) }
+// copyJSON is CopyJSON on a non-empty b; without the amd64 vector code it
+// is the Go code.
+func copyJSON(b []byte, to *byte) (ok bool, esc int) { return copyJSONGeneric(b, to) }
 
 // StringEnd returns the index of the first byte of b that ends a run of
 // JSON string text, a quote, a backslash or a control character (below

@@ -2,6 +2,7 @@ package utf8x
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -24,16 +25,53 @@ func validImpls() []validImpl {
 	return []validImpl{{"generic", validGeneric}, {"Valid", Valid}}
 }
 
-// scanImpl is one implementation of ScanJSON.
+// scanImpl is one implementation of CopyJSON's scan, with its copy
+// checked (see copyChecked).
 type scanImpl struct {
 	name string
 	scan func([]byte) (bool, int)
 }
 
-// scanImpls lists the implementations of ScanJSON as validImpls does
+// scanImpls lists the implementations of CopyJSON as validImpls does
 // those of Valid.
 func scanImpls() []scanImpl {
-	return []scanImpl{{"generic", scanJSONGeneric}, {"ScanJSON", ScanJSON}}
+	return []scanImpl{
+		{"generic", copyChecked(func(to, b []byte) (bool, int) { return copyJSONGeneric(b, &to[0]) })},
+		{"CopyJSON", copyChecked(CopyJSON)},
+	}
+}
+
+// copyChecked runs scan into a destination with guard bytes on both sides
+// and panics when it writes outside to[:len(b)], or when b is valid but
+// to[:esc] is not b[:esc]. It returns the scan's results. The function it
+// returns keeps its buffer from call to call: one goroutine may call it.
+func copyChecked(scan func(to, b []byte) (bool, int)) func([]byte) (bool, int) {
+	guard := bytes.Repeat([]byte{0xa5}, 40)
+	var buf []byte
+	return func(b []byte) (bool, int) {
+		n, g := len(b), len(guard)
+		if cap(buf) < g+n+g {
+			buf = make([]byte, g+n+g)
+		}
+		buf = buf[:g+n+g]
+		before, to, after := buf[:g], buf[g:g+n], buf[g+n:]
+		copy(before, guard)
+		copy(after, guard)
+		var ok bool
+		var esc int
+		if n == 0 {
+			ok, esc = CopyJSON(to, b)
+		} else {
+			ok, esc = scan(to, b)
+		}
+		if !bytes.Equal(before, guard) || !bytes.Equal(after, guard) {
+			panic(fmt.Sprintf("copy of %q wrote outside its destination", b))
+		}
+		if ok && !bytes.Equal(to[:esc], b[:esc]) {
+			panic(fmt.Sprintf("copy of %q: %q up to the escape at %d", b, to[:esc], esc))
+		}
+		return ok, esc
+	}
 }
 
 // endImpl is one implementation of StringEnd.
@@ -84,7 +122,7 @@ func naiveEscape(b []byte) int {
 	return len(b)
 }
 
-// checkScan holds every implementation of ScanJSON to utf8.Valid and
+// checkScan holds every implementation of CopyJSON to utf8.Valid and
 // naiveEscape on b; the index counts only when b is valid.
 func checkScan(t testing.TB, impls []scanImpl, b []byte) {
 	checkScanWant(t, impls, b, utf8.Valid(b), naiveEscape(b))
@@ -104,7 +142,7 @@ func TestImpls(t *testing.T) {
 		t.Log("Valid:", im.name)
 	}
 	for _, im := range scanImpls() {
-		t.Log("ScanJSON:", im.name)
+		t.Log("CopyJSON:", im.name)
 	}
 	for _, im := range endImpls() {
 		t.Log("StringEnd:", im.name)
@@ -237,10 +275,10 @@ func TestValidSequences(t *testing.T) {
 	})
 }
 
-// TestScanJSONSequences does the same for ScanJSON, in padding that needs
+// TestCopyJSONSequences does the same for CopyJSON, in padding that needs
 // no escape: the first escape, if any, is in the sequence, and every byte
 // value is tried at every offset of the placements.
-func TestScanJSONSequences(t *testing.T) {
+func TestCopyJSONSequences(t *testing.T) {
 	impls := scanImpls()
 	eachSequence(t, plainPad(128), func(buf []byte, at int, seq []byte) {
 		esc := len(buf)
@@ -429,12 +467,12 @@ func textWith(n, seed int, ascii bool, at []int, c []byte) []byte {
 	return append(b, filler(n-len(b), seed+len(at), ascii)...)
 }
 
-// TestScanJSONEscapes puts each byte to escape, and each look-alike, at
+// TestCopyJSONEscapes puts each byte to escape, and each look-alike, at
 // every offset 0..70 of texts of every length up to 100, ASCII and not;
 // then a further escape or two after it (one in the last byte, which the
 // vector code reaches with its last, overlapping block). Look-alikes from
 // 0x80 on go in both inside a rune and alone, where the text is not valid.
-func TestScanJSONEscapes(t *testing.T) {
+func TestCopyJSONEscapes(t *testing.T) {
 	impls, eimpls := scanImpls(), endImpls()
 	want := func(b []byte, ok bool, esc int) {
 		t.Helper()
@@ -505,7 +543,7 @@ func FuzzStringEnd(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) { checkEnd(t, impls, b) })
 }
 
-func FuzzScanJSON(f *testing.F) {
+func FuzzCopyJSON(f *testing.F) {
 	fuzzSeeds(f)
 	impls := scanImpls()
 	f.Fuzz(func(t *testing.T, b []byte) { checkScan(t, impls, b) })
@@ -580,18 +618,24 @@ func BenchmarkValid(b *testing.B) {
 	}
 }
 
-// BenchmarkScanJSON scans all the strings of the Medium fixture per
-// operation; Valid+NextEscape is the two passes ScanJSON replaces, and
-// Valid the check alone.
-func BenchmarkScanJSON(b *testing.B) {
+// BenchmarkCopyJSON copies all the strings of the Medium fixture per
+// operation; Valid+NextEscape+copy is the three passes CopyJSON replaces,
+// and Valid the check alone.
+func BenchmarkCopyJSON(b *testing.B) {
 	strs, size := benchStrings(b)
-	impls := append(scanImpls(), scanImpl{"Valid+NextEscape", func(s []byte) (bool, int) {
-		if !Valid(s) {
-			return false, 0
-		}
-		return true, NextEscape(s, 0)
-	}}, scanImpl{"Valid", func(s []byte) (bool, int) { return Valid(s), len(s) }})
-	for _, im := range impls {
+	to := make([]byte, 64<<10)
+	for _, im := range []scanImpl{
+		{"CopyJSON", func(s []byte) (bool, int) { return CopyJSON(to, s) }},
+		{"Valid+NextEscape+copy", func(s []byte) (bool, int) {
+			if !Valid(s) {
+				return false, 0
+			}
+			esc := NextEscape(s, 0)
+			copy(to, s[:esc])
+			return true, esc
+		}},
+		{"Valid", func(s []byte) (bool, int) { return Valid(s), len(s) }},
+	} {
 		b.Run(im.name, func(b *testing.B) {
 			b.SetBytes(size)
 			for b.Loop() {
