@@ -138,21 +138,15 @@ func RuneLen(b []byte) int {
 	return int(s.size)
 }
 
-// CopyJSON copies b into to, which must be at least as long, and on the
-// way checks that b is valid UTF-8 and finds the first byte that a JSON
-// string must escape (below 0x20, '"' or '\\'): it reports whether b is
-// valid and, when it is, the index of that byte, or len(b) if there is
-// none. to[:esc] then holds b[:esc]; the rest of to[:len(b)] may hold
-// anything, and to past len(b) is left alone. One pass over b serves all
-// three ends, where scanning and then copying would read b twice.
+// CopyJSON copies b into to, whose capacity must hold it, and on the way
+// checks that b is valid UTF-8 and finds the first byte that a JSON string
+// must escape (below 0x20, '"' or '\\'): it reports whether b is valid
+// and, when it is, the index of that byte, or len(b) if there is none.
+// to[:esc] then holds b[:esc]; the rest of to[:len(b)] may hold anything,
+// and to past len(b) is left alone. One pass over b serves all three ends,
+// where scanning and then copying would read b twice.
 func CopyJSON(to, b []byte) (ok bool, esc int) {
-	if len(to) < len(b) {
-		panic("utf8x: CopyJSON into a slice shorter than its source")
-	}
-	if len(b) == 0 {
-		return true, 0
-	}
-	return copyJSON(b, &to[0])
+	return copyJSON(b, unsafe.SliceData(to[:len(b)]))
 }
 
 // copyJSONGeneric is copyJSON in Go, the twin of the vector code: the

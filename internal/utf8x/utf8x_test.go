@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/rpckit/rpckit/internal/fixture"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -36,7 +37,7 @@ type scanImpl struct {
 // those of Valid.
 func scanImpls() []scanImpl {
 	return []scanImpl{
-		{"generic", copyChecked(func(to, b []byte) (bool, int) { return copyJSONGeneric(b, &to[0]) })},
+		{"generic", copyChecked(func(to, b []byte) (bool, int) { return copyJSONGeneric(b, unsafe.SliceData(to)) })},
 		{"CopyJSON", copyChecked(CopyJSON)},
 	}
 }
@@ -57,13 +58,7 @@ func copyChecked(scan func(to, b []byte) (bool, int)) func([]byte) (bool, int) {
 		before, to, after := buf[:g], buf[g:g+n], buf[g+n:]
 		copy(before, guard)
 		copy(after, guard)
-		var ok bool
-		var esc int
-		if n == 0 {
-			ok, esc = CopyJSON(to, b)
-		} else {
-			ok, esc = scan(to, b)
-		}
+		ok, esc := scan(to, b)
 		if !bytes.Equal(before, guard) || !bytes.Equal(after, guard) {
 			panic(fmt.Sprintf("copy of %q wrote outside its destination", b))
 		}
@@ -135,6 +130,21 @@ func checkScanWant(t testing.TB, impls []scanImpl, b []byte, ok bool, esc int) {
 			t.Fatalf("%s(%q) (%d bytes) = %v, %d; want %v, %d", im.name, b, len(b), gotOK, gotEsc, ok, esc)
 		}
 	}
+}
+
+// TestCopyJSONShortDestination holds CopyJSON to panicking, having written
+// nothing, when the destination's capacity cannot hold the source.
+func TestCopyJSONShortDestination(t *testing.T) {
+	to := make([]byte, 4, 8)
+	defer func() {
+		if recover() == nil {
+			t.Fatal("CopyJSON into a capacity of 8 took 9 bytes")
+		}
+		if string(to[:8]) != "\x00\x00\x00\x00\x00\x00\x00\x00" {
+			t.Fatalf("CopyJSON wrote %q before it panicked", to[:8])
+		}
+	}()
+	CopyJSON(to, []byte("123456789"))
 }
 
 func TestImpls(t *testing.T) {
