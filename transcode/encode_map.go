@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math"
+	"math/bits"
 	"slices"
 	"unicode/utf8"
 
@@ -97,11 +98,15 @@ func (e *encoder) sameKey(f *fieldPlan, x, y *entry) bool {
 
 // sortEntries sorts entries by key, stably: protojson's order, numbers by
 // value and strings bytewise. String keys carry their first eight bytes in
-// key, so most comparisons are one integer comparison. Small maps, the
+// key, or the eight after those all the keys share (sharedKeyPrefix), so
+// most comparisons are one integer comparison. Small maps, the
 // common case, are sorted by insertion, in place and without a call per
 // comparison.
 func (e *encoder) sortEntries(ents []entry, str bool) {
 	b := e.b
+	if str && len(ents) > 1 {
+		sharedKeyPrefix(b, ents)
+	}
 	less := func(x, y *entry) bool {
 		if x.key != y.key || !str {
 			return x.key < y.key
@@ -132,6 +137,49 @@ func (e *encoder) sortEntries(ents []entry, str bool) {
 		}
 		ents[j] = x
 	}
+}
+
+// sharedKeyPrefix gives the string keys of ents, when they all begin with
+// the same eight bytes or more, the eight bytes after those they share
+// instead of their first eight: keys such as "counter_a" and "counter_b"
+// would otherwise tie on every comparison and each be compared byte by
+// byte. The order is the same, as the bytes before are the same, and so
+// are the ties.
+func sharedKeyPrefix(b []byte, ents []entry) {
+	first := &ents[0]
+	for i := 1; i < len(ents); i++ {
+		if ents[i].key != first.key {
+			return // not all tied on the first eight bytes
+		}
+	}
+	shared := int(first.ke - first.ks)
+	for i := 1; i < len(ents) && shared > 0; i++ {
+		en := &ents[i]
+		shared = commonPrefix(b[first.ks:int(first.ks)+shared], b[en.ks:en.ke])
+	}
+	if shared == 0 {
+		return
+	}
+	for i := range ents {
+		en := &ents[i]
+		en.key = keyPrefix(b, int(en.ks)+shared, int(en.ke))
+	}
+}
+
+// commonPrefix returns how many bytes x and y share at the start, eight
+// at a time.
+func commonPrefix(x, y []byte) int {
+	n := min(len(x), len(y))
+	i := 0
+	for ; n-i >= 8; i += 8 {
+		if d := binary.LittleEndian.Uint64(x[i:]) ^ binary.LittleEndian.Uint64(y[i:]); d != 0 {
+			return i + bits.TrailingZeros64(d)>>3
+		}
+	}
+	for i < n && x[i] == y[i] {
+		i++
+	}
+	return i
 }
 
 // keyPrefix returns the first eight bytes of b[s:t] as a big-endian

@@ -6,6 +6,10 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	fixturev1 "github.com/rpckit/rpckit/internal/gen/rpckit/fixture/v1"
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/proto"
 )
 
 // TestStringAfterOutput writes strings of every length up to a few words,
@@ -73,6 +77,40 @@ func TestKeyPrefix(t *testing.T) {
 			}
 			if got := keyPrefix(buf, s, end); got != want {
 				t.Fatalf("keyPrefix(%q) = %#x, want %#x", buf[s:end], got, want)
+			}
+		}
+	}
+}
+
+// TestMapKeysSharingPrefix holds the order of map keys that all share
+// their first eight bytes or more, which sortEntries compares by the bytes
+// after those, to protojson's: keys equal to the shared part, keys that
+// extend one another, bytes past 0x7F and zero bytes, a key given twice.
+func TestMapKeysSharingPrefix(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	tails := []string{"", "a", "aa", "ab", "b", "\x00", "\x00a", "é", "abcdefghij", "abcdefghi", "abcdefghijklmnopq", "z"}
+	md := (&fixturev1.Medium{}).ProtoReflect().Descriptor()
+	for _, prefix := range []string{"counter_", "counter_counter_", "0123456789abcdef-"} {
+		for range 60 {
+			m := &fixturev1.Medium{Attributes: map[string]string{}, Counters: map[string]int64{}}
+			for _, i := range r.Perm(len(tails))[:1+r.IntN(len(tails))] {
+				m.Attributes[prefix+tails[i]] = tails[i]
+				m.Counters[prefix+tails[i]] = int64(i)
+			}
+			wire, err := proto.Marshal(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// a key again, with another value: the last entry wins
+			for k := range m.Attributes {
+				entry := protowire.AppendString(protowire.AppendTag(nil, 1, protowire.BytesType), k)
+				entry = protowire.AppendString(protowire.AppendTag(entry, 2, protowire.BytesType), "again")
+				fd := md.Fields().ByName("attributes")
+				wire = protowire.AppendBytes(protowire.AppendTag(wire, fd.Number(), protowire.BytesType), entry)
+				break
+			}
+			for _, o := range optionSets() {
+				checkAgainstOracle(t, prefix+" "+optString(o), md, wire, o)
 			}
 		}
 	}
