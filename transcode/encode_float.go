@@ -25,10 +25,8 @@ func appendFloat(out []byte, f float64, bitSize int) []byte {
 		if m, k, ok := shortDecimal64(f); ok {
 			return appendDecimal(out, f, m, k)
 		}
-		if a := math.Abs(f); a >= 1e-6 && a < 1e21 {
-			if m, e, ok := shortest64(a); ok {
-				return appendShortest(out, f, m, e)
-			}
+		if m, e, ok := shortest64(math.Abs(f)); ok {
+			return appendShortest(out, f, m, e)
 		}
 	} else if m, k, ok := shortDecimal32(float32(f)); ok {
 		return appendDecimal(out, f, m, k)
@@ -88,7 +86,13 @@ func shortDecimal64(f float64) (m uint64, k int, ok bool) {
 	if r/pow10[k] != a {
 		return 0, 0, false
 	}
-	m = uint64(r)
+	m, k = trimZeros(uint64(r), k)
+	return m, k, true
+}
+
+// trimZeros drops the trailing zeros of m·10^-k after the point: up to k
+// of m's, eight, four, two and one at a time.
+func trimZeros(m uint64, k int) (uint64, int) {
 	for k >= 8 && m%1e8 == 0 {
 		m, k = m/1e8, k-8
 	}
@@ -101,13 +105,13 @@ func shortDecimal64(f float64) (m uint64, k int, ok bool) {
 	if k >= 1 && m%10 == 0 {
 		m, k = m/10, k-1
 	}
-	return m, k, true
+	return m, k
 }
 
 // shortest64 returns the shortest decimal m·10^e that parses back to a,
 // a double from 1e-6 to below 1e21, and of those the closest to a (the
 // even one on a tie): the digits strconv prints for it. ok is false for a
-// outside that range.
+// outside that range, for which protojson prints an exponent.
 //
 // It is Schubfach (R. Giulietti, "The Schubfach way to render doubles"):
 // with a = c·2^q, the algorithm scales c and the bounds of the interval of
@@ -117,12 +121,12 @@ func shortDecimal64(f float64) (m uint64, k int, ok bool) {
 // and of that many digits next to it, the one the interval holds alone, or
 // else the nearer, is the answer, trailing zeros aside.
 func shortest64(a float64) (m uint64, e int, ok bool) {
+	if !(a >= 1e-6 && a < 1e21) {
+		return 0, 0, false
+	}
 	u := math.Float64bits(a)
 	q := int(u>>52) - 1075
 	c := u&(1<<52-1) | 1<<52
-	if q < 0 && q > -53 && c&(1<<-q-1) == 0 {
-		return c >> -q, 0, true // an integer
-	}
 	cb := c << 2
 	cbl, cbr := cb-2, cb+2
 	k := q * 661971961083 >> 41 // floor(q·log10 2)
@@ -131,12 +135,8 @@ func shortest64(a float64) (m uint64, e int, ok bool) {
 		cbl = cb - 1
 		k = (q*661971961083 - 274743187321) >> 41 // floor(log10(3/4·2^q))
 	}
-	i := k - pow10InvMin
-	if uint(i) >= uint(len(pow10Inv)) {
-		return 0, 0, false
-	}
 	h := q + (-k*913124641741)>>38 + 2 // q + floor(log2 10^-k) + 2
-	g := &pow10Inv[i]
+	g := &pow10Inv[k-pow10InvMin]
 	vb, vbl, vbr := roundOdd(g, cb<<h), roundOdd(g, cbl<<h), roundOdd(g, cbr<<h)
 	odd := c & 1 // the interval is closed when c is even
 	s := vb >> 2
@@ -227,10 +227,7 @@ func shortDecimal32(f float32) (m uint64, k int, ok bool) {
 		k--
 	}
 	r := float32(math.RoundToEven(float64(a * pow10f32[k])))
-	m = uint64(r)
-	for k > 0 && m%10 == 0 {
-		m, k = m/10, k-1
-	}
+	m, k = trimZeros(uint64(r), k)
 	if float32(m)/pow10f32[k] != a {
 		return 0, 0, false
 	}
@@ -239,20 +236,15 @@ func shortDecimal32(f float32) (m uint64, k int, ok bool) {
 
 // appendShortest prints m·10^e with f's sign as %f does.
 func appendShortest(out []byte, f float64, m uint64, e int) []byte {
-	if e >= 0 {
-		if math.Signbit(f) {
-			out = append(out, '-')
-		}
-		out = appendUint(out, m)
-		for range e {
-			out = append(out, '0')
-		}
-		return out
+	if e < 0 {
+		m, k := trimZeros(m, -e)
+		return appendDecimal(out, f, m, k)
 	}
-	for e < 0 && m%10 == 0 {
-		m, e = m/10, e+1
+	out = appendDecimal(out, f, m, 0)
+	for range e {
+		out = append(out, '0')
 	}
-	return appendDecimal(out, f, m, -e)
+	return out
 }
 
 // appendDecimal prints m·10^-k with f's sign as %f does: the integer part,
@@ -270,7 +262,7 @@ func appendDecimal(out []byte, f float64, m uint64, k int) []byte {
 	digits := max(decimalLen(m), k+1) // with a zero before the point
 	if digits <= 8 {
 		// the last digits of m's eight, the point inserted k from the end
-		w := (digits8(uint32(m)) | 0x3030303030303030) >> (64 - 8*digits)
+		w := lastDigits(uint32(m), digits)
 		p := digits - k
 		l := len(out)
 		out = slices.Grow(out, 16)

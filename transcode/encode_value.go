@@ -171,7 +171,7 @@ func appendDigits(out []byte, v uint64, neg bool) []byte {
 			b = b[1:]
 			l++
 		}
-		binary.LittleEndian.PutUint64(b, (digits8(uint32(v))|0x3030303030303030)>>(64-8*n))
+		binary.LittleEndian.PutUint64(b, lastDigits(uint32(v), n))
 		return out[:l+n]
 	}
 	n := decimalLen(v)
@@ -209,6 +209,12 @@ func digits8(v uint32) uint64 {
 	x = q | (x-q*100)<<16
 	q = (x * 103 >> 10) & 0x000f000f000f000f
 	return q | (x-q*10)<<8
+}
+
+// lastDigits returns the last n of the eight digits of v < 10^8 as text,
+// the first in the low byte, the bytes past them zero.
+func lastDigits(v uint32, n int) uint64 {
+	return (digits8(v) | 0x3030303030303030) >> (64 - 8*n)
 }
 
 // decimalLen returns the number of decimal digits of v.
