@@ -1,9 +1,9 @@
 // Package utf8x checks UTF-8 fast on the short texts of protobuf string
-// fields: [Valid] is utf8.Valid, and [CopyJSON] copies text while it checks
-// its UTF-8 and finds the first byte a JSON string must escape, in one pass. On amd64 with
-// AVX2 both run vector code (utf8x_amd64.s) from eight bytes on; elsewhere,
-// on shorter input and with the purego build tag, they run the Go code of
-// this file.
+// fields: [Valid] is utf8.Valid, and [CopyJSON] copies text while it
+// checks its UTF-8 and finds the first byte a JSON string must escape, in
+// one pass. On amd64 with AVX2 both run vector code (utf8x_amd64.s) from
+// eight bytes on; elsewhere, on shorter input and with the purego build
+// tag, they run the Go code of this file.
 //
 // Package utf8x imports the standard library and golang.org/x/sys/cpu,
 // nothing else: it is a leaf that dynamic and transcode build on.

@@ -21,10 +21,11 @@ var useAVX2 = cpu.X86.HasAVX2
 //go:noescape
 func Valid(b []byte) bool
 
-// copyJSON is CopyJSON on a non-empty b. Like Valid it is written in
-// assembly: one pass of the vector code with AVX2 from 8 bytes on, each
-// block stored to to as it is loaded until the one with the first escape;
-// short plain ASCII copied and answered at once; the Go code for the rest.
+// copyJSON is CopyJSON with the destination as a pointer to its first
+// byte. Like Valid it is written in assembly: one pass of the vector code
+// with AVX2 from 8 bytes on, each block stored to to as it is loaded until
+// the one with the first escape; short plain ASCII copied and answered at
+// once; the Go code for the rest.
 //
 //go:noescape
 func copyJSON(b []byte, to *byte) (ok bool, esc int)

@@ -6,8 +6,8 @@ package utf8x
 // amd64 vector code it is the Go code.
 func Valid(b []byte) bool { return validGeneric(b) }
 
-// copyJSON is CopyJSON on a non-empty b; without the amd64 vector code it
-// is the Go code.
+// copyJSON is CopyJSON with the destination as a pointer to its first
+// byte; without the amd64 vector code it is the Go code.
 func copyJSON(b []byte, to *byte) (ok bool, esc int) { return copyJSONGeneric(b, to) }
 
 // StringEnd returns the index of the first byte of b that ends a run of
