@@ -376,31 +376,75 @@ func (e *encoder) compactEntry(f *fieldPlan, idx int32, wt protowire.Type, vs, v
 }
 
 // shortEntry reads the map entry of field f at b[vs:ve] onto the stack of
-// entries if it is a key record and then a value record, and reports
-// whether it was.
+// entries if it is a key record and then a value record, each with a
+// one-byte tag, and reports whether it was. It checks the two tag bytes
+// against those a key and a value of f have, and reads the key and the
+// value's span in place; the value's varint is read where it is printed.
 func (e *encoder) shortEntry(f *fieldPlan, vs, ve int) bool {
 	kf, vf := f.key, f.val
 	b := e.b[:ve]
-	num, kwt, ks, ke, next, err := e.next(b, vs)
-	if err != nil || num != 1 || kwt != kf.wt || next >= ve {
+	if b[vs] != byte(1<<3|kf.wt) {
 		return false
 	}
-	num, vwt, s, t, next, err := e.next(b, next)
-	if err != nil || num != 2 || vwt != vf.wt || next != ve {
+	p := vs + 1
+	en := entry{hasVal: true}
+	switch kf.wt {
+	case protowire.BytesType:
+		if p >= len(b) || b[p] >= 0x80 || int(b[p]) >= len(b)-p-1 {
+			return false
+		}
+		ks, ke := p+1, p+1+int(b[p])
+		en.ks, en.ke, en.key = int32(ks), int32(ke), keyPrefix(e.b, ks, ke)
+		p = ke
+	case protowire.VarintType:
+		var v uint64
+		switch {
+		case p < len(b) && b[p] < 0x80:
+			v = uint64(b[p])
+			en.ks, en.ke = int32(p), int32(p+1)
+			p++
+		case p+1 < len(b) && b[p+1] < 0x80:
+			v = uint64(b[p]&0x7f) | uint64(b[p+1])<<7
+			en.ks, en.ke = int32(p), int32(p+2)
+			p += 2
+		default:
+			w, next, c := wire.Varint(b, p)
+			if c != 0 || next >= len(b) {
+				return false
+			}
+			v = w
+			en.ks, en.ke = int32(p), int32(next)
+			p = next
+		}
+		en.key = mapKeyBits(kf.kind, v)
+	default:
 		return false
 	}
-	en := entry{ks: int32(ks), ke: int32(ke), hasVal: true}
-	if kf.kind == protoreflect.StringKind {
-		en.key = keyPrefix(e.b, ks, ke)
-	} else {
-		rk := rec{aux: uint32(kwt), start: int32(ks)}
-		en.key = mapKeyBits(kf.kind, e.bitsOf(&rk))
+	if p >= len(b) || b[p] != byte(2<<3|vf.wt) {
+		return false
 	}
-	if vf.sub != nil { // the value's span on the stack of spans
-		push(&e.spans, span{int32(s), int32(t)})
+	p++
+	end := -1 // where the value's record ends
+	switch vf.wt {
+	case protowire.BytesType:
+		if n, q, c := wire.Varint(b, p); c == 0 && n <= uint64(len(b)-q) {
+			p, end = q, q+int(n)
+		}
+	case protowire.VarintType:
+		_, end, _ = wire.Varint(b, p)
+	case protowire.Fixed64Type:
+		end = p + 8
+	case protowire.Fixed32Type:
+		end = p + 4
+	}
+	if end != len(b) {
+		return false
+	}
+	en.vs, en.ve = int32(p), int32(end)
+	en.vwt = uint8(vf.wt)
+	if vf.sub != nil {
+		push(&e.spans, span{en.vs, en.ve})
 		en.vs, en.ve = int32(len(e.spans)-1), int32(len(e.spans))
-	} else {
-		en.vs, en.ve, en.vwt = int32(s), int32(t), uint8(vwt)
 	}
 	push(&e.ents, en)
 	return true

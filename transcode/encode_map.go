@@ -288,7 +288,9 @@ func isSigned(k protoreflect.Kind) bool {
 	return false
 }
 
-// appendEntryValue appends the value of entry en of map field f.
+// appendEntryValue appends the value of entry en of map field f: the
+// numbers the compact loop has an op for from their bits, straight away,
+// the other kinds through the shared code.
 func (e *encoder) appendEntryValue(out []byte, f *fieldPlan, en *entry) ([]byte, error) {
 	vf := f.val
 	switch {
@@ -314,6 +316,18 @@ func (e *encoder) appendEntryValue(out []byte, f *fieldPlan, en *entry) ([]byte,
 		return res, nil
 	}
 	r := rec{aux: uint32(en.vwt), start: en.vs, end: en.ve}
+	switch vf.fast {
+	case fastInt64:
+		return append(appendInt(append(out, '"'), int64(e.bitsOf(&r))), '"'), nil
+	case fastUint64:
+		return append(appendUint(append(out, '"'), e.bitsOf(&r)), '"'), nil
+	case fastInt32:
+		return appendInt(out, int64(int32(e.bitsOf(&r)))), nil
+	case fastUint32:
+		return appendUint(out, uint64(uint32(e.bitsOf(&r)))), nil
+	case fastDouble:
+		return appendFloat(out, math.Float64frombits(e.bitsOf(&r)), 64), nil
+	}
 	res, err := e.appendScalar(out, vf, &r)
 	if err != nil {
 		return nil, e.withinKey(err, f, en)
