@@ -43,24 +43,7 @@ func fastOf(f *fieldPlan) uint8 {
 	}
 	switch f.op {
 	case opScalar:
-		switch f.kind {
-		case protoreflect.Int64Kind, protoreflect.Sfixed64Kind:
-			return fastInt64
-		case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
-			return fastUint64
-		case protoreflect.Int32Kind, protoreflect.Sfixed32Kind:
-			return fastInt32
-		case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
-			return fastUint32
-		case protoreflect.BoolKind:
-			return fastBool
-		case protoreflect.DoubleKind:
-			return fastDouble
-		case protoreflect.EnumKind:
-			if !f.isNull {
-				return fastEnum
-			}
-		}
+		return scalarFast(f)
 	case opString:
 		return fastString
 	case opMessage:
@@ -76,6 +59,30 @@ func fastOf(f *fieldPlan) uint8 {
 		}
 	case opMap:
 		return fastMap
+	}
+	return fastOther
+}
+
+// scalarFast returns the fast op of one value of f, a number, bool or
+// enum, or fastOther.
+func scalarFast(f *fieldPlan) uint8 {
+	switch f.kind {
+	case protoreflect.Int64Kind, protoreflect.Sfixed64Kind:
+		return fastInt64
+	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+		return fastUint64
+	case protoreflect.Int32Kind, protoreflect.Sfixed32Kind:
+		return fastInt32
+	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
+		return fastUint32
+	case protoreflect.BoolKind:
+		return fastBool
+	case protoreflect.DoubleKind:
+		return fastDouble
+	case protoreflect.EnumKind:
+		if !f.isNull {
+			return fastEnum
+		}
 	}
 	return fastOther
 }
@@ -386,40 +393,33 @@ func (e *encoder) shortEntry(f *fieldPlan, vs, ve int) bool {
 	if b[vs] != byte(1<<3|kf.wt) {
 		return false
 	}
-	p := vs + 1
-	en := entry{hasVal: true}
+	var key uint64
+	ks, ke := vs+1, 0 // the key's span
 	switch kf.wt {
 	case protowire.BytesType:
-		if p >= len(b) || b[p] >= 0x80 || int(b[p]) >= len(b)-p-1 {
+		if ks >= len(b) || b[ks] >= 0x80 || int(b[ks]) >= len(b)-ks-1 {
 			return false
 		}
-		ks, ke := p+1, p+1+int(b[p])
-		en.ks, en.ke, en.key = int32(ks), int32(ke), keyPrefix(e.b, ks, ke)
-		p = ke
+		ks, ke = ks+1, ks+1+int(b[ks])
+		key = keyPrefix(e.b, ks, ke)
 	case protowire.VarintType:
 		var v uint64
 		switch {
-		case p < len(b) && b[p] < 0x80:
-			v = uint64(b[p])
-			en.ks, en.ke = int32(p), int32(p+1)
-			p++
-		case p+1 < len(b) && b[p+1] < 0x80:
-			v = uint64(b[p]&0x7f) | uint64(b[p+1])<<7
-			en.ks, en.ke = int32(p), int32(p+2)
-			p += 2
+		case ks < len(b) && b[ks] < 0x80:
+			v, ke = uint64(b[ks]), ks+1
+		case ks+1 < len(b) && b[ks+1] < 0x80:
+			v, ke = uint64(b[ks]&0x7f)|uint64(b[ks+1])<<7, ks+2
 		default:
-			w, next, c := wire.Varint(b, p)
-			if c != 0 || next >= len(b) {
+			var c wire.Code
+			if v, ke, c = wire.Varint(b, ks); c != 0 || ke >= len(b) {
 				return false
 			}
-			v = w
-			en.ks, en.ke = int32(p), int32(next)
-			p = next
 		}
-		en.key = mapKeyBits(kf.kind, v)
+		key = mapKeyBits(kf.kind, v)
 	default:
 		return false
 	}
+	p := ke
 	if p >= len(b) || b[p] != byte(2<<3|vf.wt) {
 		return false
 	}
@@ -440,12 +440,10 @@ func (e *encoder) shortEntry(f *fieldPlan, vs, ve int) bool {
 	if end != len(b) {
 		return false
 	}
-	en.vs, en.ve = int32(p), int32(end)
-	en.vwt = uint8(vf.wt)
-	if vf.sub != nil {
-		push(&e.spans, span{en.vs, en.ve})
-		en.vs, en.ve = int32(len(e.spans)-1), int32(len(e.spans))
+	if vf.sub != nil { // the value's span on the stack of spans
+		push(&e.spans, span{int32(p), int32(end)})
+		p, end = len(e.spans)-1, len(e.spans)
 	}
-	push(&e.ents, en)
+	push(&e.ents, entry{key: key, ks: int32(ks), ke: int32(ke), vs: int32(p), ve: int32(end), vwt: uint8(vf.wt), hasVal: true})
 	return true
 }

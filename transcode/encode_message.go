@@ -5,6 +5,7 @@ import (
 
 	"github.com/rpckit/rpckit/wire"
 	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // message prints the message of p held in spans[lo:hi] (several spans when a
@@ -337,6 +338,10 @@ func (e *encoder) packed(f *fieldPlan, r *rec, before int) (int, error) {
 		return n, nil
 	}
 	out := e.out // the elements on one copy of the output slice
+	op := f.elem // compact integers and enums print here, not through appendBits
+	if e.indent != "" {
+		op = fastOther
+	}
 	for p := int(r.start); p < len(b); n++ {
 		v, next := uint64(b[p]), p+1
 		if v >= 0x80 {
@@ -347,7 +352,23 @@ func (e *encoder) packed(f *fieldPlan, r *rec, before int) (int, error) {
 			}
 		}
 		p = next
-		out = e.appendBits(e.appendElem(out, before+n == 0), f, v)
+		if before+n > 0 && op != fastOther {
+			out = append(out, ',')
+		}
+		switch op {
+		case fastInt64:
+			out = append(appendInt(append(out, '"'), int64(v)), '"')
+		case fastUint64:
+			out = append(appendUint(append(out, '"'), v), '"')
+		case fastInt32:
+			out = appendInt(out, int64(int32(v)))
+		case fastUint32:
+			out = appendUint(out, uint64(uint32(v)))
+		case fastEnum:
+			out = e.appendEnum(out, f, protoreflect.EnumNumber(int32(v)))
+		default:
+			out = e.appendBits(e.appendElem(out, before+n == 0), f, v)
+		}
 	}
 	e.set(out)
 	return n, nil
