@@ -154,9 +154,10 @@ const digitPairs = "000102030405060708091011121314151617181920212223242526272829
 func appendUint(out []byte, v uint64) []byte { return appendDigits(out, v, false) }
 
 // appendDigits appends v in decimal, after a minus sign when neg, straight
-// into out: below 10^8 all eight digits at once (digits8) in one word, which
-// may change up to seven bytes of out's capacity past them, and above that
-// two digits at a time from the last.
+// into out: below 10^8 all eight digits at once (digits8) in one word, below
+// 10^16 the digits of v/10^8 and the eight of v%10^8 in two, either of
+// which may change up to seven bytes of out's capacity past the text; above
+// that two digits at a time from the last.
 func appendDigits(out []byte, v uint64, neg bool) []byte {
 	if v < 10 && !neg {
 		return append(out, byte('0'+v))
@@ -173,6 +174,21 @@ func appendDigits(out []byte, v uint64, neg bool) []byte {
 		}
 		binary.LittleEndian.PutUint64(b, lastDigits(uint32(v), n))
 		return out[:l+n]
+	}
+	if v < 1e16 {
+		hi, lo := uint32(v/1e8), uint32(v%1e8)
+		n := decimalLen(uint64(hi))
+		l := len(out)
+		out = slices.Grow(out, 17)
+		b := out[l : l+17]
+		if neg {
+			b[0] = '-'
+			b = b[1:]
+			l++
+		}
+		binary.LittleEndian.PutUint64(b, lastDigits(hi, n))
+		binary.LittleEndian.PutUint64(b[n:], lastDigits(lo, 8))
+		return out[:l+n+8]
 	}
 	n := decimalLen(v)
 	if neg {
