@@ -87,6 +87,18 @@ func scalarFast(f *fieldPlan) uint8 {
 	return fastOther
 }
 
+// shortVarint reads a varint of one or two bytes at b[p:], the common
+// ones, or returns next -1 for any other.
+func shortVarint(b []byte, p int) (v uint64, next int) {
+	if p < len(b) && b[p] < 0x80 {
+		return uint64(b[p]), p + 1
+	}
+	if p+1 < len(b) && b[p+1] < 0x80 {
+		return uint64(b[p]&0x7f) | uint64(b[p+1])<<7, p + 2
+	}
+	return 0, -1
+}
+
 // compactFields is directFields for compact output without unpopulated
 // fields: the same decisions, its hot loop.
 func (e *encoder) compactFields(p *plan, start, end int32, checked bool) (bool, error) {
@@ -110,12 +122,7 @@ func (e *encoder) compactFields(p *plan, start, end int32, checked bool) (bool, 
 			wt, vs = protowire.Type(c&7), pos+1
 			switch wt {
 			case protowire.VarintType:
-				switch {
-				case vs < len(b) && b[vs] < 0x80:
-					v, ve = uint64(b[vs]), vs+1
-				case vs+1 < len(b) && b[vs+1] < 0x80:
-					v, ve = uint64(b[vs]&0x7f)|uint64(b[vs+1])<<7, vs+2
-				default:
+				if v, ve = shortVarint(b, vs); ve < 0 {
 					v, ve, _ = wire.Varint(b, vs)
 				}
 			case protowire.BytesType:
@@ -403,19 +410,14 @@ func (e *encoder) shortEntry(f *fieldPlan, vs, ve int) bool {
 		ks, ke = ks+1, ks+1+int(b[ks])
 		key = keyPrefix(e.b, ks, ke)
 	case protowire.VarintType:
-		var v uint64
-		switch {
-		case ks < len(b) && b[ks] < 0x80:
-			v, ke = uint64(b[ks]), ks+1
-		case ks+1 < len(b) && b[ks+1] < 0x80:
-			v, ke = uint64(b[ks]&0x7f)|uint64(b[ks+1])<<7, ks+2
-		default:
-			var c wire.Code
-			if v, ke, c = wire.Varint(b, ks); c != 0 || ke >= len(b) {
-				return false
-			}
+		v, next := shortVarint(b, ks)
+		if next < 0 {
+			v, next, _ = wire.Varint(b, ks)
 		}
-		key = mapKeyBits(kf.kind, v)
+		if next < 0 || next >= len(b) {
+			return false
+		}
+		key, ke = mapKeyBits(kf.kind, v), next
 	default:
 		return false
 	}

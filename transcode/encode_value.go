@@ -162,22 +162,7 @@ func appendDigits(out []byte, v uint64, neg bool) []byte {
 	if v < 10 && !neg {
 		return append(out, byte('0'+v))
 	}
-	if v < 1e8 {
-		n := decimalLen(v)
-		l := len(out)
-		out = slices.Grow(out, 9)
-		b := out[l : l+9]
-		if neg {
-			b[0] = '-'
-			b = b[1:]
-			l++
-		}
-		binary.LittleEndian.PutUint64(b, lastDigits(uint32(v), n))
-		return out[:l+n]
-	}
 	if v < 1e16 {
-		hi, lo := uint32(v/1e8), uint32(v%1e8)
-		n := decimalLen(uint64(hi))
 		l := len(out)
 		out = slices.Grow(out, 17)
 		b := out[l : l+17]
@@ -186,6 +171,13 @@ func appendDigits(out []byte, v uint64, neg bool) []byte {
 			b = b[1:]
 			l++
 		}
+		if v < 1e8 {
+			n := decimalLen(v)
+			binary.LittleEndian.PutUint64(b, lastDigits(uint32(v), n))
+			return out[:l+n]
+		}
+		hi, lo := uint32(v/1e8), uint32(v%1e8)
+		n := decimalLen(uint64(hi))
 		binary.LittleEndian.PutUint64(b, lastDigits(hi, n))
 		binary.LittleEndian.PutUint64(b[n:], lastDigits(lo, 8))
 		return out[:l+n+8]
