@@ -78,12 +78,26 @@ func (e *encoder) appendEntries(out []byte, f *fieldPlan, ents []entry) ([]byte,
 			}
 		}
 		en := &ents[j-1]
-		var err error
-		if out, err = e.appendMapKey(e.appendMember(out, i == 0), f, en); err != nil {
-			return nil, err
+		out = e.appendMember(out, i == 0)
+		if f.key.kind == protoreflect.StringKind {
+			var ok bool
+			if out, ok = appendStr(out, e.b[en.ks:en.ke]); !ok {
+				return nil, e.fieldErr(int(en.ks), f, "invalid UTF-8 in map key")
+			}
+		} else {
+			out = e.appendNumKey(out, f, en)
 		}
-		if out, err = e.appendEntryValue(e.appendKeyEnd(out), f, en); err != nil {
-			return nil, err
+		out = e.appendKeyEnd(out)
+		if f.val.kind == protoreflect.StringKind && en.hasVal {
+			var ok bool
+			if out, ok = appendStr(out, e.b[en.vs:en.ve]); !ok {
+				return nil, e.withinKey(e.fieldErr(int(en.vs), f.val, "invalid UTF-8"), f, en)
+			}
+		} else {
+			var err error
+			if out, err = e.appendEntryValue(out, f, en); err != nil {
+				return nil, err
+			}
 		}
 		i = j
 	}
@@ -288,9 +302,10 @@ func isSigned(k protoreflect.Kind) bool {
 	return false
 }
 
-// appendEntryValue appends the value of entry en of map field f: the
-// numbers the compact loop has an op for from their bits, straight away,
-// the other kinds through the shared code.
+// appendEntryValue appends the value of entry en of map field f, other
+// than a string, which appendEntries prints itself: the numbers the compact
+// loop has an op for from their bits, straight away, the other kinds
+// through the shared code.
 func (e *encoder) appendEntryValue(out []byte, f *fieldPlan, en *entry) ([]byte, error) {
 	vf := f.val
 	switch {
@@ -308,12 +323,6 @@ func (e *encoder) appendEntryValue(out []byte, f *fieldPlan, en *entry) ([]byte,
 		return e.out, nil
 	case !en.hasVal:
 		return e.appendZero(out, vf), nil
-	case vf.kind == protoreflect.StringKind:
-		res, ok := appendStr(out, e.b[en.vs:en.ve])
-		if !ok {
-			return nil, e.withinKey(e.fieldErr(int(en.vs), vf, "invalid UTF-8"), f, en)
-		}
-		return res, nil
 	}
 	r := rec{aux: uint32(en.vwt), start: en.vs, end: en.ve}
 	switch vf.fast {
@@ -335,25 +344,20 @@ func (e *encoder) appendEntryValue(out []byte, f *fieldPlan, en *entry) ([]byte,
 	return res, nil
 }
 
-// appendMapKey appends the key of en, quoted as JSON keys are.
-func (e *encoder) appendMapKey(out []byte, f *fieldPlan, en *entry) ([]byte, error) {
+// appendNumKey appends the key of en, a bool or an integer, quoted as JSON
+// keys are.
+func (e *encoder) appendNumKey(out []byte, f *fieldPlan, en *entry) []byte {
 	kf := f.key
 	switch {
-	case kf.kind == protoreflect.StringKind:
-		out, ok := appendStr(out, e.b[en.ks:en.ke])
-		if !ok {
-			return out, e.fieldErr(int(en.ks), f, "invalid UTF-8 in map key")
-		}
-		return out, nil
 	case kf.kind == protoreflect.BoolKind:
 		if en.key != 0 {
-			return append(out, `"true"`...), nil
+			return append(out, `"true"`...)
 		}
-		return append(out, `"false"`...), nil
+		return append(out, `"false"`...)
 	case isSigned(kf.kind):
-		return append(appendInt(append(out, '"'), int64(en.key^signBit)), '"'), nil
+		return append(appendInt(append(out, '"'), int64(en.key^signBit)), '"')
 	}
-	return append(appendUint(append(out, '"'), en.key), '"'), nil
+	return append(appendUint(append(out, '"'), en.key), '"')
 }
 
 // validateEntry checks the strings and the message value of an entry that
