@@ -182,9 +182,11 @@ func (e *encoder) compactFields(p *plan, start, end int32, checked bool) (bool, 
 				n++
 				continue
 			case fastMap:
-				if err := e.compactEntry(f, idx, wt, vs, ve); err != nil {
-					e.set(out)
-					return false, final(checked, err)
+				if vs == ve || !e.shortEntry(f, vs, ve) {
+					if err := e.recEntry(f, idx, wt, vs, ve); err != nil {
+						e.set(out)
+						return false, final(checked, err)
+					}
 				}
 				continue
 			}
@@ -281,9 +283,11 @@ func (e *encoder) compactFields(p *plan, start, end int32, checked bool) (bool, 
 		case fastMap:
 			e.need()
 			rn = run{f: f, idx: idx, ebase: len(e.ents)}
-			if err := e.compactEntry(f, idx, wt, vs, ve); err != nil {
-				e.set(out)
-				return false, final(checked, err)
+			if vs == ve || !e.shortEntry(f, vs, ve) {
+				if err := e.recEntry(f, idx, wt, vs, ve); err != nil {
+					e.set(out)
+					return false, final(checked, err)
+				}
 			}
 		default:
 			e.set(out)
@@ -377,14 +381,11 @@ func (e *encoder) compactMessage(out []byte, f *fieldPlan, vs, ve, k int) ([]byt
 	return e.out, nil
 }
 
-// compactEntry collects the map entry of the record of field f (index
-// idx) at b[vs:ve], of wire type wt, on the stack of entries. An entry
-// that is a key record and then a value record is read by shortEntry;
-// any other goes to entry.
-func (e *encoder) compactEntry(f *fieldPlan, idx int32, wt protowire.Type, vs, ve int) error {
-	if vs < ve && e.shortEntry(f, vs, ve) {
-		return nil
-	}
+// recEntry collects the map entry of the record of field f (index idx)
+// at b[vs:ve], of wire type wt, on the stack of entries, through the
+// general entry reader: the compact loop's entries that shortEntry does not
+// read, which is tried first.
+func (e *encoder) recEntry(f *fieldPlan, idx int32, wt protowire.Type, vs, ve int) error {
 	r := rec{idx: idx, aux: uint32(wt), start: int32(vs), end: int32(ve)}
 	return e.pushEntry(f, &r)
 }
