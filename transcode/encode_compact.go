@@ -182,7 +182,7 @@ func (e *encoder) compactFields(p *plan, start, end int32, checked bool) (bool, 
 				n++
 				continue
 			case fastMap:
-				if vs == ve || !e.shortEntry(f, vs, ve) {
+				if !e.shortEntry(f, vs, ve) {
 					if err := e.recEntry(f, idx, wt, vs, ve); err != nil {
 						e.set(out)
 						return false, final(checked, err)
@@ -283,7 +283,7 @@ func (e *encoder) compactFields(p *plan, start, end int32, checked bool) (bool, 
 		case fastMap:
 			e.need()
 			rn = run{f: f, idx: idx, ebase: len(e.ents)}
-			if vs == ve || !e.shortEntry(f, vs, ve) {
+			if !e.shortEntry(f, vs, ve) {
 				if err := e.recEntry(f, idx, wt, vs, ve); err != nil {
 					e.set(out)
 					return false, final(checked, err)
@@ -393,48 +393,39 @@ func (e *encoder) recEntry(f *fieldPlan, idx int32, wt protowire.Type, vs, ve in
 // shortEntry reads the map entry of field f at b[vs:ve] onto the stack of
 // entries if it is a key record and then a value record, each with a
 // one-byte tag, and reports whether it was. It checks the two tag bytes
-// against those a key and a value of f have, and reads the key and the
-// value's span in place; the value's varint is read where it is printed.
+// against those a key and a value of f have, and finds the key and the
+// value's span in place; a varint value is decoded where it is printed.
 func (e *encoder) shortEntry(f *fieldPlan, vs, ve int) bool {
 	kf, vf := f.key, f.val
 	b := e.b[:ve]
-	if b[vs] != byte(1<<3|kf.wt) {
+	if vs >= ve || b[vs] != byte(1<<3|kf.wt) {
 		return false
 	}
 	var key uint64
-	ks, ke := vs+1, 0 // the key's span
+	ks, ke := vs+1, -1 // the key's span
 	switch kf.wt {
 	case protowire.BytesType:
-		if ks >= len(b) || b[ks] >= 0x80 || int(b[ks]) >= len(b)-ks-1 {
-			return false
+		if ks, ke = wire.LenSpan(b, ks); ke >= 0 {
+			key = keyPrefix(e.b, ks, ke)
 		}
-		ks, ke = ks+1, ks+1+int(b[ks])
-		key = keyPrefix(e.b, ks, ke)
 	case protowire.VarintType:
 		v, next := shortVarint(b, ks)
 		if next < 0 {
 			v, next, _ = wire.Varint(b, ks)
 		}
-		if next < 0 || next >= len(b) {
-			return false
-		}
 		key, ke = mapKeyBits(kf.kind, v), next
-	default:
+	}
+	if ke < 0 || ke >= len(b) || b[ke] != byte(2<<3|vf.wt) {
 		return false
 	}
-	p := ke
-	if p >= len(b) || b[p] != byte(2<<3|vf.wt) {
-		return false
-	}
-	p++
-	end := -1 // where the value's record ends
+	p, end := ke+1, -1 // the value's span
 	switch vf.wt {
 	case protowire.BytesType:
-		if n, q, c := wire.Varint(b, p); c == 0 && n <= uint64(len(b)-q) {
-			p, end = q, q+int(n)
-		}
+		p, end = wire.LenSpan(b, p)
 	case protowire.VarintType:
-		_, end, _ = wire.Varint(b, p)
+		if end = wire.VarintEnd(b, p); end < 0 {
+			_, end, _ = wire.Varint(b, p) // ten bytes, or malformed
+		}
 	case protowire.Fixed64Type:
 		end = p + 8
 	case protowire.Fixed32Type:
