@@ -50,7 +50,7 @@ func mapKindsDescriptor(t *testing.T) protoreflect.MessageDescriptor {
 	}
 	m := &descriptorpb.DescriptorProto{Name: proto.String("M")}
 	addMap := func(name string, num int32, key, val descriptorpb.FieldDescriptorProto_Type) {
-		entry := strings.ReplaceAll(strings.Title(strings.ReplaceAll(name, "_", " ")), " ", "") + "Entry" //nolint:staticcheck // ASCII names
+		entry := strings.ToUpper(name[:1]) + name[1:] + "Entry" // names without underscores
 		m.NestedType = append(m.NestedType, &descriptorpb.DescriptorProto{
 			Name:    proto.String(entry),
 			Field:   []*descriptorpb.FieldDescriptorProto{field("key", 1, opt, key), field("value", 2, opt, val)},
@@ -64,7 +64,7 @@ func mapKindsDescriptor(t *testing.T) protoreflect.MessageDescriptor {
 		return strings.ToLower(strings.TrimPrefix(k.String(), "TYPE_"))
 	}
 	for i, k := range mapKinds { // in number order, as the records come
-		addMap("to_"+name(k), int32(i+1), str, k)
+		addMap("to"+name(k), int32(i+1), str, k)
 	}
 	for i, k := range mapKinds {
 		switch k {
@@ -72,7 +72,7 @@ func mapKindsDescriptor(t *testing.T) protoreflect.MessageDescriptor {
 			descriptorpb.FieldDescriptorProto_TYPE_BYTES, descriptorpb.FieldDescriptorProto_TYPE_ENUM,
 			descriptorpb.FieldDescriptorProto_TYPE_MESSAGE:
 		default:
-			addMap("from_"+name(k), int32(i+101), k, str)
+			addMap("from"+name(k), int32(i+101), k, str)
 		}
 	}
 	fd := &descriptorpb.FileDescriptorProto{
@@ -172,33 +172,7 @@ func TestMapKinds(t *testing.T) {
 // than proto.Marshal writes them.
 func appendOddEntries(r *rand.Rand, wire []byte, fd protoreflect.FieldDescriptor) []byte {
 	for range 1 + r.IntN(3) {
-		kf, vf := fd.MapKey(), fd.MapValue()
-		var key, val []byte
-		if kf.Kind() == protoreflect.StringKind {
-			key = protowire.AppendString(protowire.AppendTag(nil, 1, protowire.BytesType), "odd")
-		} else {
-			key = protowire.AppendVarint(protowire.AppendTag(nil, 1, wireTypeOf(kf.Kind())), 1)
-			if wt := wireTypeOf(kf.Kind()); wt != protowire.VarintType {
-				key = protowire.AppendTag(nil, 1, wt)
-				key = append(key, make([]byte, map[protowire.Type]int{protowire.Fixed32Type: 4, protowire.Fixed64Type: 8}[wt])...)
-				key[len(key)-1] = 0x01
-			}
-		}
-		switch wt := wireTypeOf(vf.Kind()); wt {
-		case protowire.VarintType:
-			// 1 in a varint of three bytes
-			val = append(protowire.AppendTag(nil, 2, wt), 0x81, 0x80, 0x00)
-		case protowire.Fixed32Type:
-			val = protowire.AppendFixed32(protowire.AppendTag(nil, 2, wt), 0x3f800000)
-		case protowire.Fixed64Type:
-			val = protowire.AppendFixed64(protowire.AppendTag(nil, 2, wt), 0x3ff0000000000000)
-		default:
-			if vf.Kind() == protoreflect.MessageKind {
-				val = protowire.AppendBytes(protowire.AppendTag(nil, 2, wt), []byte{0x08, 0x03})
-			} else {
-				val = protowire.AppendString(protowire.AppendTag(nil, 2, wt), strings.Repeat("v", 130))
-			}
-		}
+		key, val := oddRecord(1, fd.MapKey().Kind()), oddRecord(2, fd.MapValue().Kind())
 		var entry []byte
 		switch r.IntN(4) {
 		case 0:
@@ -215,4 +189,24 @@ func appendOddEntries(r *rand.Rand, wire []byte, fd protoreflect.FieldDescriptor
 		}
 	}
 	return wire
+}
+
+// oddRecord is a record of field num of kind k written other than
+// proto.Marshal writes it, or longer than most: a varint 1 in three bytes,
+// fixed bits, a message with one field, a string of 130 bytes (a two-byte
+// length).
+func oddRecord(num protowire.Number, k protoreflect.Kind) []byte {
+	wt := wireTypeOf(k)
+	b := protowire.AppendTag(nil, num, wt)
+	switch {
+	case wt == protowire.VarintType:
+		return append(b, 0x81, 0x80, 0x00)
+	case wt == protowire.Fixed32Type:
+		return protowire.AppendFixed32(b, 0x3f800000)
+	case wt == protowire.Fixed64Type:
+		return protowire.AppendFixed64(b, 0x3ff0000000000000)
+	case k == protoreflect.MessageKind:
+		return protowire.AppendBytes(b, []byte{0x08, 0x03})
+	}
+	return protowire.AppendString(b, strings.Repeat("v", 130))
 }
