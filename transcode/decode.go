@@ -23,7 +23,7 @@ func Unmarshal(t *dynamic.Type, json []byte) ([]byte, error) {
 //
 // The result is one allocation (see convertOut).
 func (o UnmarshalOptions) Unmarshal(t *dynamic.Type, json []byte) ([]byte, error) {
-	return planOf(t).wireLen.convertOut(func(dst []byte) ([]byte, error) { return o.UnmarshalAppend(dst, t, json) })
+	return planOf(t).wireLen.convertOut(func(dst []byte) ([]byte, error) { return o.UnmarshalAppend(dst, t, json) }, copyLong)
 }
 
 // UnmarshalAppend is Unmarshal appending to dst. On error it returns dst

@@ -20,7 +20,7 @@ func Marshal(t *dynamic.Type, wire []byte) ([]byte, error) {
 // to JSON, in one allocation (see convertOut).
 func (o MarshalOptions) Marshal(t *dynamic.Type, wire []byte) ([]byte, error) {
 	p := planOf(t)
-	return p.jsonLen.convertOut(func(dst []byte) ([]byte, error) { return o.marshal(dst, p, wire) })
+	return p.jsonLen.convertOut(func(dst []byte) ([]byte, error) { return o.marshal(dst, p, wire) }, hintLong)
 }
 
 // MarshalAppend is Marshal appending to dst; it allocates nothing when dst

@@ -121,6 +121,7 @@ func checkAgainstOracle(t testing.TB, what string, md protoreflect.MessageDescri
 	t.Helper()
 	want, perr, merr := oracle(md, wire, o)
 	got, err := o.Marshal(dynamic.TypeOf(md), wire)
+	sameInDirtyMemory(t, what, md, wire, o, got, err)
 	switch {
 	case perr != nil || merr != nil:
 		if err == nil {
@@ -133,6 +134,23 @@ func checkAgainstOracle(t testing.TB, what string, md protoreflect.MessageDescri
 		t.Fatalf("%s: %v\nprotojson: %s", what, err, want)
 	default:
 		sameJSON(t, what, got, want, o.Indent)
+	}
+}
+
+// sameInDirtyMemory checks that MarshalAppend, after a byte of its own and
+// into capacity full of bytes a result never has, prints what Marshal
+// printed: Marshal may print into memory that holds old bytes, so every
+// byte of the result must be written before it is read.
+func sameInDirtyMemory(t testing.TB, what string, md protoreflect.MessageDescriptor, wire []byte, o MarshalOptions, got []byte, err error) {
+	t.Helper()
+	dirty := bytes.Repeat([]byte{0xfe}, len(got)+64)
+	dirty[0] = '>'
+	again, err2 := o.MarshalAppend(dirty[:1], dynamic.TypeOf(md), wire)
+	if (err == nil) != (err2 == nil) {
+		t.Fatalf("%s: Marshal gives error %v, MarshalAppend %v", what, err, err2)
+	}
+	if err == nil && (again[0] != '>' || !bytes.Equal(again[1:], got)) {
+		t.Fatalf("%s: MarshalAppend into dirty memory prints\n%q\nMarshal\n%q", what, again, got)
 	}
 }
 

@@ -1,8 +1,11 @@
 package transcode
 
 import (
+	"math"
+	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 // outputHint is the capacity to give the next result of a conversion of
@@ -11,33 +14,56 @@ import (
 //
 // A result can be converted straight into a buffer of the hinted size,
 // which the caller keeps: one allocation, with no pool and no copy, which
-// for short messages are a sixth of the time. Results longer than
-// maxHintedOutput are converted into a pooled buffer and copied into one
-// of their exact size instead, since there the slack of a guess would cost
-// the garbage collector more than the copy costs.
+// for short messages are a sixth of the time. Past maxHintedOutput bytes
+// the two directions part (see longOutput).
 type outputHint struct{ n atomic.Int32 }
 
-// maxHintedOutput is the longest result converted into a buffer of the
-// hinted size.
+// maxHintedOutput is the longest result converted into a cleared buffer of
+// the hinted size.
 const maxHintedOutput = 1024
+
+// longOutput says how results longer than maxHintedOutput are made.
+type longOutput bool
+
+const (
+	// copyLong converts them into a pooled buffer and copies them into
+	// one of their exact size. Wire bytes take this way: converted
+	// straight into uncleared memory they come out no sooner (Medium's,
+	// 0.98x), and a guess's slack would only cost collections.
+	copyLong longOutput = false
+	// hintLong converts them straight into uncleared memory of the
+	// hinted size. JSON takes this way: clearing kilobytes of fresh memory
+	// that is not in the cache, or copying into it, costs a sixth as much
+	// as printing them, while printing writes them front to back and the
+	// processor overlaps those writes with its work.
+	hintLong longOutput = true
+)
 
 // convertOut runs convert, which appends a result to its argument, and
 // returns the result in memory of its own: one allocation when the result
 // fits the hint or is copied (none on error), two when it outgrows the
-// hint, which then grows for the next.
-func (h *outputHint) convertOut(convert func(dst []byte) ([]byte, error)) ([]byte, error) {
+// hint, which then grows for the next. A result in uncleared memory comes
+// with no capacity past it, so that no old bytes can be seen.
+func (h *outputHint) convertOut(convert func(dst []byte) ([]byte, error), long longOutput) ([]byte, error) {
 	n := int(h.n.Load())
 	var out []byte
 	var err error
-	if n == 0 {
+	switch {
+	case n == 0:
 		out, err = exactCopy(convert)
-	} else if out, err = convert(make([]byte, 0, n)); err != nil {
-		out = nil
+	case n <= maxHintedOutput:
+		out, err = convert(make([]byte, 0, n))
+	default:
+		// cut at the result: the capacity past it is not cleared
+		if out, err = convert(uncleared(n)); err == nil {
+			out = out[:len(out):len(out)]
+		}
 	}
-	if err == nil {
-		h.learn(n, len(out))
+	if err != nil {
+		return nil, err
 	}
-	return out, err
+	h.learn(n, len(out), long)
+	return out, nil
 }
 
 // learn updates the hint n after a result of length l, when n is short of
@@ -45,11 +71,12 @@ func (h *outputHint) convertOut(convert func(dst []byte) ([]byte, error)) ([]byt
 // keep one hint: room for l and an eighth more, or less where the
 // allocator's block for l and 8 more is smaller. A hint is rounded up to a
 // whole block anyway, so one of a block's size wastes none of it, and
-// fewer bytes per result mean fewer collections.
-func (h *outputHint) learn(n, l int) {
+// fewer bytes per result mean fewer collections. Past maxHintedOutput, a
+// copyLong result leaves no hint.
+func (h *outputHint) learn(n, l int, long longOutput) {
 	want := l + l/8 + 8
 	switch {
-	case want > maxHintedOutput:
+	case want > maxHintedOutput && long == copyLong, want > math.MaxInt32:
 		want = 0
 	case n >= l && n <= 2*want:
 		return
@@ -62,8 +89,14 @@ func (h *outputHint) learn(n, l int) {
 }
 
 // blockSize returns the size of the block the allocator gives a slice of
-// n bytes: the capacity append leaves it.
-func blockSize(n int) int { return cap(append([]byte(nil), make([]byte, n)...)) }
+// n bytes: the capacity append leaves it. Past 32 KiB the blocks are whole
+// pages of 8 KiB, worked out rather than allocated.
+func blockSize(n int) int {
+	if n > 32<<10 {
+		return (n + 8<<10 - 1) &^ (8<<10 - 1)
+	}
+	return cap(append([]byte(nil), make([]byte, n)...))
+}
 
 // exactCopy runs convert on a pooled buffer and returns a copy of its
 // result of the exact size, one allocation (none on error).
@@ -82,6 +115,20 @@ func exactCopy(convert func(dst []byte) ([]byte, error)) ([]byte, error) {
 	}
 	outputs.Put(buf)
 	return res, err
+}
+
+// uncleared returns an empty slice with room for at least n bytes, in
+// memory the allocator has not cleared: what was there before is still
+// there, for the caller to write over before it reads. strings.Builder's
+// Grow is the standard library's one way to allocate such memory; the
+// builder and the string taken from it end here, leaving the slice the one
+// reference to the memory.
+func uncleared(n int) []byte {
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteByte(0)
+	s := b.String()
+	return unsafe.Slice(unsafe.StringData(s), b.Cap())[:0]
 }
 
 // outputs pools the conversion buffers of exactCopy, up to maxPooledOutput
