@@ -10,13 +10,22 @@ import (
 
 // outputHint is the capacity to give the next result of a conversion of
 // one type in one direction, learnt from the results before it; zero
-// until the first, and then zero again while they are too long to hint.
+// until the first, and then zero again while they are too long to hint
+// or of changing sizes.
 //
 // A result can be converted straight into a buffer of the hinted size,
 // which the caller keeps: one allocation, with no pool and no copy, which
 // for short messages are a sixth of the time. Past maxHintedOutput bytes
 // the two directions part (see longOutput).
-type outputHint struct{ n atomic.Int32 }
+type outputHint struct {
+	n atomic.Int32
+	// unsteady is set once a result longer than maxHintedOutput has
+	// outgrown the buffer of a hint. Such a result grows by copying, a
+	// quarter more at a time, which for results of changing sizes costs
+	// far more than one copy: all results of the type are copied from
+	// then on, short ones too (a short hint would be outgrown again).
+	unsteady atomic.Bool
+}
 
 // maxHintedOutput is the longest result converted into a cleared buffer of
 // the hinted size.
@@ -32,35 +41,40 @@ const (
 	// 0.98x), and a guess's slack would only cost collections.
 	copyLong longOutput = false
 	// hintLong converts them straight into uncleared memory of the
-	// hinted size. JSON takes this way: clearing kilobytes of fresh memory
-	// that is not in the cache, or copying into it, costs a sixth as much
-	// as printing them, while printing writes them front to back and the
-	// processor overlaps those writes with its work.
+	// hinted size, until the hint is unsteady. JSON takes this way:
+	// clearing kilobytes of fresh memory that is not in the cache, or
+	// copying into it, costs a sixth as much as printing them, while
+	// printing writes them front to back and the processor overlaps
+	// those writes with its work.
 	hintLong longOutput = true
 )
 
 // convertOut runs convert, which appends a result to its argument, and
 // returns the result in memory of its own: one allocation when the result
-// fits the hint or is copied (none on error), two when it outgrows the
+// fits the hint or is copied (none on error), more when it outgrows the
 // hint, which then grows for the next. A result in uncleared memory comes
 // with no capacity past it, so that no old bytes can be seen.
 func (h *outputHint) convertOut(convert func(dst []byte) ([]byte, error), long longOutput) ([]byte, error) {
 	n := int(h.n.Load())
-	var out []byte
+	var dst, out []byte
 	var err error
 	switch {
 	case n == 0:
 		out, err = exactCopy(convert)
 	case n <= maxHintedOutput:
-		out, err = convert(make([]byte, 0, n))
+		dst = make([]byte, 0, n)
+		out, err = convert(dst)
 	default:
-		// cut at the result: the capacity past it is not cleared
-		if out, err = convert(uncleared(n)); err == nil {
+		dst = uncleared(n)
+		if out, err = convert(dst); err == nil {
 			out = out[:len(out):len(out)]
 		}
 	}
 	if err != nil {
 		return nil, err
+	}
+	if len(out) > cap(dst) && n > 0 && len(out) > maxHintedOutput {
+		h.unsteady.Store(true)
 	}
 	h.learn(n, len(out), long)
 	return out, nil
@@ -68,19 +82,19 @@ func (h *outputHint) convertOut(convert func(dst []byte) ([]byte, error), long l
 
 // learn updates the hint n after a result of length l, when n is short of
 // l or more than twice what l needs, so that results of about one size
-// keep one hint: room for l and an eighth more, or less where the
-// allocator's block for l and 8 more is smaller. A hint is rounded up to a
-// whole block anyway, so one of a block's size wastes none of it, and
-// fewer bytes per result mean fewer collections. Past maxHintedOutput, a
-// copyLong result leaves no hint.
+// keep one hint: room for l and an eighth more. A short result's hint is
+// no more than the allocator's block for l and 8 more: a hint is rounded
+// up to a whole block anyway, so one of a block's size wastes none of it,
+// and fewer bytes per result mean fewer collections. Past maxHintedOutput,
+// a copyLong result leaves no hint; an unsteady hint stays none.
 func (h *outputHint) learn(n, l int, long longOutput) {
 	want := l + l/8 + 8
 	switch {
-	case want > maxHintedOutput && long == copyLong, want > math.MaxInt32:
+	case want > maxHintedOutput && long == copyLong, want > math.MaxInt32, h.unsteady.Load():
 		want = 0
 	case n >= l && n <= 2*want:
 		return
-	default:
+	case want <= maxHintedOutput:
 		want = min(want, blockSize(l+8))
 	}
 	if want != n {
@@ -89,14 +103,8 @@ func (h *outputHint) learn(n, l int, long longOutput) {
 }
 
 // blockSize returns the size of the block the allocator gives a slice of
-// n bytes: the capacity append leaves it. Past 32 KiB the blocks are whole
-// pages of 8 KiB, worked out rather than allocated.
-func blockSize(n int) int {
-	if n > 32<<10 {
-		return (n + 8<<10 - 1) &^ (8<<10 - 1)
-	}
-	return cap(append([]byte(nil), make([]byte, n)...))
-}
+// n bytes: the capacity append leaves it.
+func blockSize(n int) int { return cap(append([]byte(nil), make([]byte, n)...)) }
 
 // exactCopy runs convert on a pooled buffer and returns a copy of its
 // result of the exact size, one allocation (none on error).
