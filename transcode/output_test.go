@@ -10,11 +10,11 @@ import (
 // starts empty, leaves room for the result and some more, stays put for
 // results of about one size, grows when one outgrows it, shrinks when one
 // needs less than half, and past maxHintedOutput gives up (copyLong) or
-// goes on (hintLong) until a long result outgrows it. A new hint for a
-// result of l bytes is l+l/8+8, for a short result no more than the
-// allocator's block for l+8 bytes; the hints below are worked out by hand
-// from Go's size classes (blocks of 16, 48, 64, 112, 192, 208 and 512
-// bytes).
+// goes on (hintLong) until a long result outgrows it by more than a
+// quarter. A new hint for a result of l bytes is l+l/8+8, or the
+// allocator's block for l+8 bytes when that is smaller; the hints below
+// are worked out by hand from Go's size classes (blocks of 16, 48, 64,
+// 112, 192, 208, 512, 2048, 5376 and 6144 bytes).
 func TestOutputHint(t *testing.T) {
 	for _, c := range []struct{ l, hint int }{
 		{1, 9}, {7, 15}, {8, 16}, {40, 48}, {49, 63}, {100, 112}, {181, 192}, {200, 208}, {500, 512},
@@ -46,12 +46,13 @@ func TestOutputHint(t *testing.T) {
 			step{200, 208}, // short again: hinted again
 		)},
 		{hintLong, []step{
-			{5000, 5633}, // long: copied first, then hinted
-			{5300, 5633}, // fits
-			{3000, 5633}, // needs 3383, more than half
-			{2000, 2258}, // less than half: shrinks
-			{1500, 2258}, // fits
-			{200, 208},   // short: the allocator's block
+			{5000, 5376}, // long: copied first, then hinted
+			{5300, 5376}, // fits
+			{6000, 6144}, // outgrows it by less than a quarter
+			{3000, 6144}, // needs 3383, more than half
+			{2000, 2048}, // less than half: shrinks
+			{1500, 2048}, // fits
+			{200, 208},   // short again
 			{1 << 20, 0}, // a long result outgrows the hint: copied from now on
 			{200, 0},     // copied, short as it is
 			{5000, 0},    // copied
@@ -102,18 +103,22 @@ func TestOutputHintUnsteady(t *testing.T) {
 	}
 	conv(9000) // copied: the hint starts
 	for range 3 {
-		if hint, c := conv(9000); hint != 10133 || c < hint || c > 10240 {
+		if hint, c := conv(9000); hint != 9472 || c != hint {
 			t.Fatalf("a steady result of 9000 bytes is converted into %d bytes with hint %d", c, hint)
 		}
 	}
 	if h.unsteady.Load() {
 		t.Fatal("steady results made the hint unsteady")
 	}
-	conv(12000) // outgrows the block of the hint
+	conv(11000) // outgrows it by less than a quarter
+	if h.unsteady.Load() || h.n.Load() != 12288 {
+		t.Fatalf("a result outgrowing the hint a little leaves hint %d, unsteady %v", h.n.Load(), h.unsteady.Load())
+	}
+	conv(16000) // by more than a quarter
 	if !h.unsteady.Load() {
 		t.Fatal("a result outgrew the hint and left it steady")
 	}
-	for _, l := range []int{12000, 9000, 500, 500, 9000} {
+	for _, l := range []int{16000, 9000, 500, 500, 9000} {
 		if hint, _ := conv(l); hint != 0 || h.n.Load() != 0 {
 			t.Errorf("a result of %d bytes of an unsteady type is converted with hint %d and leaves %d", l, hint, h.n.Load())
 		}
@@ -152,6 +157,16 @@ func TestOutputHintResults(t *testing.T) {
 		}
 		if got := h.n.Load(); got != hint {
 			t.Errorf("hint %d: an error changed the hint to %d", hint, got)
+		}
+	}
+}
+
+// TestBlockSize checks the sizes worked out for large blocks against the
+// allocator's.
+func TestBlockSize(t *testing.T) {
+	for _, n := range []int{32<<10 + 1, 40 << 10, 40<<10 + 1, 1 << 20, 1<<20 + 8} {
+		if got, want := blockSize(n), cap(append([]byte(nil), make([]byte, n)...)); got != want {
+			t.Errorf("blockSize(%d) = %d, the allocator gives %d", n, got, want)
 		}
 	}
 }
