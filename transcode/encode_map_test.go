@@ -1,33 +1,32 @@
 package transcode
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/rpckit/rpckit/schema"
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protodesc"
 	"google.golang.org/protobuf/reflect/protoreflect"
-	"google.golang.org/protobuf/types/descriptorpb"
 	"google.golang.org/protobuf/types/dynamicpb"
 )
 
-// mapKinds are the value kinds of mapKindsDescriptor's maps, each the
-// value of a map with string keys and the key of a map with string values
-// where it may be one.
-var mapKinds = []descriptorpb.FieldDescriptorProto_Type{
-	descriptorpb.FieldDescriptorProto_TYPE_INT32, descriptorpb.FieldDescriptorProto_TYPE_INT64,
-	descriptorpb.FieldDescriptorProto_TYPE_UINT32, descriptorpb.FieldDescriptorProto_TYPE_UINT64,
-	descriptorpb.FieldDescriptorProto_TYPE_SINT32, descriptorpb.FieldDescriptorProto_TYPE_SINT64,
-	descriptorpb.FieldDescriptorProto_TYPE_FIXED32, descriptorpb.FieldDescriptorProto_TYPE_FIXED64,
-	descriptorpb.FieldDescriptorProto_TYPE_SFIXED32, descriptorpb.FieldDescriptorProto_TYPE_SFIXED64,
-	descriptorpb.FieldDescriptorProto_TYPE_BOOL, descriptorpb.FieldDescriptorProto_TYPE_STRING,
-	descriptorpb.FieldDescriptorProto_TYPE_FLOAT, descriptorpb.FieldDescriptorProto_TYPE_DOUBLE,
-	descriptorpb.FieldDescriptorProto_TYPE_BYTES, descriptorpb.FieldDescriptorProto_TYPE_ENUM,
-	descriptorpb.FieldDescriptorProto_TYPE_MESSAGE,
+// mapKinds are the value kinds of mapKindsDescriptor's maps, as .proto
+// names them, each the value of a map with string keys and, where it may
+// be one, the key of a map with string values.
+var mapKinds = []struct {
+	name string
+	key  bool
+}{
+	{"int32", true}, {"int64", true}, {"uint32", true}, {"uint64", true}, {"sint32", true}, {"sint64", true},
+	{"fixed32", true}, {"fixed64", true}, {"sfixed32", true}, {"sfixed64", true}, {"bool", true}, {"string", true},
+	{"float", false}, {"double", false}, {"bytes", false}, {"Kind", false}, {"Leaf", false},
 }
 
 // mapKindsDescriptor is a message with a map from strings to each kind of
@@ -35,66 +34,35 @@ var mapKinds = []descriptorpb.FieldDescriptorProto_Type{
 // to strings (fields 101, 102, ...).
 func mapKindsDescriptor(t *testing.T) protoreflect.MessageDescriptor {
 	t.Helper()
-	opt := descriptorpb.FieldDescriptorProto_LABEL_OPTIONAL
-	rep := descriptorpb.FieldDescriptorProto_LABEL_REPEATED
-	str := descriptorpb.FieldDescriptorProto_TYPE_STRING
-	field := func(name string, num int32, label descriptorpb.FieldDescriptorProto_Label, typ descriptorpb.FieldDescriptorProto_Type) *descriptorpb.FieldDescriptorProto {
-		f := &descriptorpb.FieldDescriptorProto{Name: proto.String(name), Number: proto.Int32(num), Label: &label, Type: &typ}
-		switch typ {
-		case descriptorpb.FieldDescriptorProto_TYPE_ENUM:
-			f.TypeName = proto.String(".mapkinds.Kind")
-		case descriptorpb.FieldDescriptorProto_TYPE_MESSAGE:
-			f.TypeName = proto.String(".mapkinds.Leaf")
-		}
-		return f
-	}
-	m := &descriptorpb.DescriptorProto{Name: proto.String("M")}
-	addMap := func(name string, num int32, key, val descriptorpb.FieldDescriptorProto_Type) {
-		entry := strings.ToUpper(name[:1]) + name[1:] + "Entry" // names without underscores
-		m.NestedType = append(m.NestedType, &descriptorpb.DescriptorProto{
-			Name:    proto.String(entry),
-			Field:   []*descriptorpb.FieldDescriptorProto{field("key", 1, opt, key), field("value", 2, opt, val)},
-			Options: &descriptorpb.MessageOptions{MapEntry: proto.Bool(true)},
-		})
-		f := field(name, num, rep, descriptorpb.FieldDescriptorProto_TYPE_MESSAGE)
-		f.TypeName = proto.String(".mapkinds.M." + entry)
-		m.Field = append(m.Field, f)
-	}
-	name := func(k descriptorpb.FieldDescriptorProto_Type) string {
-		return strings.ToLower(strings.TrimPrefix(k.String(), "TYPE_"))
-	}
+	var src strings.Builder
+	src.WriteString(`syntax = "proto3";
+package mapkinds;
+enum Kind { KIND_ZERO = 0; KIND_ONE = 1; KIND_MINUS = -2; }
+message Leaf { sint64 n = 1; }
+message M {
+`)
 	for i, k := range mapKinds { // in number order, as the records come
-		addMap("to"+name(k), int32(i+1), str, k)
+		fmt.Fprintf(&src, "  map<string, %s> to%s = %d;\n", k.name, strings.ToLower(k.name), i+1)
 	}
 	for i, k := range mapKinds {
-		switch k {
-		case descriptorpb.FieldDescriptorProto_TYPE_FLOAT, descriptorpb.FieldDescriptorProto_TYPE_DOUBLE,
-			descriptorpb.FieldDescriptorProto_TYPE_BYTES, descriptorpb.FieldDescriptorProto_TYPE_ENUM,
-			descriptorpb.FieldDescriptorProto_TYPE_MESSAGE:
-		default:
-			addMap("from"+name(k), int32(i+101), k, str)
+		if k.key {
+			fmt.Fprintf(&src, "  map<%s, string> from%s = %d;\n", k.name, k.name, i+101)
 		}
 	}
-	fd := &descriptorpb.FileDescriptorProto{
-		Name: proto.String("mapkinds.proto"), Package: proto.String("mapkinds"), Syntax: proto.String("proto3"),
-		EnumType: []*descriptorpb.EnumDescriptorProto{{
-			Name: proto.String("Kind"),
-			Value: []*descriptorpb.EnumValueDescriptorProto{
-				{Name: proto.String("KIND_ZERO"), Number: proto.Int32(0)},
-				{Name: proto.String("KIND_ONE"), Number: proto.Int32(1)},
-				{Name: proto.String("KIND_MINUS"), Number: proto.Int32(-2)},
-			},
-		}},
-		MessageType: []*descriptorpb.DescriptorProto{m, {
-			Name:  proto.String("Leaf"),
-			Field: []*descriptorpb.FieldDescriptorProto{field("n", 1, opt, descriptorpb.FieldDescriptorProto_TYPE_SINT64)},
-		}},
+	src.WriteString("}\n")
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "mapkinds.proto"), []byte(src.String()), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	f, err := protodesc.NewFile(fd, nil)
+	files, err := schema.CompileFiles(context.Background(), schema.CompileOptions{Files: []string{"mapkinds.proto"}, ImportPaths: []string{dir}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return f.Messages().ByName("M")
+	d, err := files.FindDescriptorByName("mapkinds.M")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d.(protoreflect.MessageDescriptor)
 }
 
 // randomMapValue returns a value of kind k for a map of md, drawn from
