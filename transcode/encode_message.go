@@ -337,9 +337,9 @@ func (e *encoder) packed(f *fieldPlan, r *rec, before int) (int, error) {
 		e.set(out)
 		return n, nil
 	}
-	out := e.out // the elements on one copy of the output slice
-	op := f.elem // compact integers and enums print here, not through appendBits
-	if e.indent != "" {
+	out := e.out        // the elements on one copy of the output slice
+	op := scalarFast(f) // compact integers and enums print here, not through appendBits
+	if op == fastBool || op == fastDouble || e.indent != "" {
 		op = fastOther
 	}
 	for p := int(r.start); p < len(b); n++ {

@@ -52,7 +52,6 @@ type fieldPlan struct {
 	packable bool // repeated scalar: packed runs accepted
 	op       uint8
 	fast     uint8 // what the compact loop does with it
-	elem     uint8 // of a packable list of integers or enums, the fast op of one element
 	is32     bool  // 32-bit varint: a decoder drops the upper bits
 	presence bool  // explicit presence: printed when set, null when unpopulated
 	inOneof  bool  // in a real or synthetic oneof: not printed when unpopulated
@@ -223,12 +222,6 @@ func (b *planBuilder) field(fp *fieldPlan, fd protoreflect.FieldDescriptor, sub 
 	}
 	fp.op = opOf(fp)
 	fp.fast = fastOf(fp)
-	if fp.packable {
-		switch op := scalarFast(fp); op {
-		case fastInt64, fastUint64, fastInt32, fastUint32, fastEnum:
-			fp.elem = op
-		}
-	}
 	if fp.isMap {
 		fp.key, fp.val = &fp.sub.fields[0], &fp.sub.fields[1]
 		if fp.sub.fields[0].num != 1 {
