@@ -14,6 +14,10 @@ PURE_RE   = ^$(MODULE)/internal/(utf8x|fixture)(/|$$)
 # The conformance suite runs once, on its own (see conformance).
 CONF_RE   = ^$(MODULE)/internal/conformance(/|$$)
 
+CACHE    ?= $(or $(RPCKIT_CACHE),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/rpckit)
+DEPS_LOG ?= $(CACHE)/deps.log
+QUIET     = internal/tools/quiet.sh $(DEPS_LOG)
+
 .PHONY: test deps vet race unit browser conformance fuzz gen build targets
 
 test: deps vet race unit browser conformance fuzz
@@ -26,21 +30,26 @@ build:
 targets:
 	bench/targets.sh
 
+# What make test installs when it is missing, quietly: each install's output
+# goes to DEPS_LOG, shown (its path and last lines) only when one fails.
 # Python gRPC (a C-core implementation) for the interop tests; the
 # grpc-web npm client for the gateway's gRPC-Web test; Debian's chromium,
 # npm's playwright-core and grpcurl for the ui's browser suite.
 deps:
+	@mkdir -p $(dir $(DEPS_LOG)) && : >$(DEPS_LOG)
+	@$(QUIET) "go modules" $(GO) mod download
 	@$(PYTHON) -c 'import grpc, grpc_reflection, grpc_health' 2>/dev/null || \
-		$(PYTHON) -m pip install --quiet --disable-pip-version-check \
+		$(QUIET) "pip install grpcio" $(PYTHON) -m pip install --disable-pip-version-check \
 			grpcio grpcio-reflection grpcio-health-checking protobuf
 	@test -d gateway/internal/gwtest/webclient/node_modules/grpc-web || \
-		npm ci --prefix gateway/internal/gwtest/webclient --no-audit --no-fund --silent
-	@test -x /usr/bin/chromium || { \
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium || \
-		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }; }
+		$(QUIET) "npm ci (grpc-web client)" npm ci --prefix gateway/internal/gwtest/webclient --no-audit --no-fund
+	@test -x /usr/bin/chromium || \
+		$(QUIET) "apt-get install chromium" sh -c 'DEBIAN_FRONTEND=noninteractive apt-get install -y chromium || \
+			{ apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; }'
 	@test -d ui/browsertest/node_modules/playwright-core || \
-		npm ci --prefix ui/browsertest --no-audit --no-fund --silent
-	@test -x $(GRPCURL) || GOBIN=$(dir $(GRPCURL)) $(GO) install github.com/fullstorydev/grpcurl/cmd/grpcurl@$(GRPCURL_VERSION)
+		$(QUIET) "npm ci (browser suite)" npm ci --prefix ui/browsertest --no-audit --no-fund
+	@test -x $(GRPCURL) || \
+		$(QUIET) "go install grpcurl" env GOBIN=$(dir $(GRPCURL)) $(GO) install github.com/fullstorydev/grpcurl/cmd/grpcurl@$(GRPCURL_VERSION)
 
 vet:
 	$(GO) vet ./...
@@ -57,7 +66,7 @@ unit:
 # fixture servers and the pages); copied commands run with the rpckit built
 # here and grpcurl from the cache. Screenshots go to ui/browsertest/out/.
 GRPCURL_VERSION = v1.9.4
-GRPCURL ?= $(or $(RPCKIT_CACHE),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/rpckit)/bin/grpcurl
+GRPCURL ?= $(CACHE)/bin/grpcurl
 
 browser:
 	$(GO) test -c -o ui/browsertest/out/uitest ./ui
@@ -71,25 +80,10 @@ browser:
 conformance:
 	$(GO) test -count=1 -timeout 20m ./internal/conformance/...
 
-# Each FuzzXxx target runs for FUZZTIME on top of its seed corpus. Go 1.26's
-# fuzzing coordinator can report its own -fuzztime deadline as a failure,
-# "context deadline exceeded" with no failing input (golang/go#75804, fixed
-# in Go 1.27); that alone is not counted. A failing input always is.
+# Each FuzzXxx target runs for FUZZTIME on top of its seed corpus; one line
+# a target, its output only when it fails (internal/tools/fuzz.sh).
 fuzz:
-	@for pkg in $$($(GO) list ./...); do \
-		for target in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
-			echo "fuzz $$pkg $$target"; \
-			out=$$($(GO) test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) $$pkg 2>&1); rc=$$?; \
-			echo "$$out"; \
-			if [ $$rc -ne 0 ]; then \
-				if echo "$$out" | grep -q '^    context deadline exceeded$$' && ! echo "$$out" | grep -q 'Failing input written'; then \
-					echo "fuzz $$target: stopped by the coordinator's deadline race (golang/go#75804), no failing input"; \
-				else \
-					exit 1; \
-				fi; \
-			fi; \
-		done; \
-	done
+	@GO=$(GO) internal/tools/fuzz.sh $(FUZZTIME) $$($(GO) list ./...)
 
 # Regenerate the Go code of proto/ and examples/ranking/proto.
 gen:
