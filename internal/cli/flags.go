@@ -30,7 +30,7 @@ func (f *connFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.opts.TLS.Insecure, "insecure", false, "skip verification of the server's certificate")
 	fs.StringVar(&f.opts.TLS.ServerName, "servername", "", "server `name` to verify the certificate against")
 	fs.StringVar(&f.opts.Authority, "authority", "", "value of the :authority header")
-	fs.DurationVar(&f.opts.ConnectTimeout, "connect-timeout", 10*time.Second, "how long to wait for the connection")
+	durationVar(fs, &f.opts.ConnectTimeout, "connect-timeout", 10*time.Second, "how long to wait for the connection")
 	fs.IntVar(&f.opts.MaxMsgSize, "max-msg-size", 0, "largest response message in `bytes` (default 4 MiB)")
 	fs.StringArrayVarP(&f.headers, "header", "H", nil, "request metadata `'key: value'` for the call and reflection (repeatable; ${VAR} expanded)")
 	fs.StringArrayVar(&f.rpcHdrs, "rpc-header", nil, "request metadata `'key: value'` for the call only (repeatable)")

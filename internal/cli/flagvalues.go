@@ -1,0 +1,83 @@
+package cli
+
+import (
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/rpckit/rpckit/dynamic"
+	"github.com/spf13/pflag"
+)
+
+// durationValue is a duration flag that refuses negative values, which
+// would otherwise run as if no limit were set.
+type durationValue time.Duration
+
+func durationVar(fs *pflag.FlagSet, p *time.Duration, name string, value time.Duration, usage string) {
+	*p = value
+	fs.Var((*durationValue)(p), name, usage)
+}
+
+func (d *durationValue) Set(s string) error {
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return errors.New("want a duration such as 500ms, 10s or 1m")
+	}
+	if v < 0 {
+		return errors.New("a negative duration; give a positive one, or 0 for none")
+	}
+	*d = durationValue(v)
+	return nil
+}
+
+func (d *durationValue) String() string { return time.Duration(*d).String() }
+func (d *durationValue) Type() string   { return "duration" }
+
+// pathsValue is a repeatable flag of field paths, comma-separated, read
+// with dynamic.ParsePath as --get reads its path: a comma inside brackets
+// or quotes (m["a,b"]) does not split.
+type pathsValue struct {
+	paths []dynamic.Path
+	text  []string
+}
+
+func (v *pathsValue) Set(s string) error {
+	for _, part := range splitPaths(s) {
+		p, err := dynamic.ParsePath(part)
+		if err != nil {
+			return errors.New(strings.TrimPrefix(err.Error(), "dynamic: "))
+		}
+		if len(p) == 0 {
+			return errors.New("an empty path")
+		}
+		v.paths = append(v.paths, p)
+		v.text = append(v.text, part)
+	}
+	return nil
+}
+
+func (v *pathsValue) String() string { return strings.Join(v.text, ",") }
+func (v *pathsValue) Type() string   { return "paths" }
+
+// splitPaths splits s at the commas outside brackets and quoted strings.
+func splitPaths(s string) []string {
+	var out []string
+	depth, quoted, start := 0, false, 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case quoted && c == '\\':
+			i++
+		case c == '"':
+			quoted = !quoted
+		case quoted:
+		case c == '[':
+			depth++
+		case c == ']' && depth > 0:
+			depth--
+		case c == ',' && depth == 0:
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, s[start:])
+}
