@@ -24,8 +24,8 @@ type convertFlags struct {
 	typeName string
 	from, to string
 	get      string
-	mask     []string
-	keep     []string
+	mask     pathsValue
+	keep     pathsValue
 }
 
 func newConvertCmd(stdio Stdio) *cobra.Command {
@@ -57,8 +57,8 @@ element and ["key"] or [N] for a map entry: items[2].price, labels["env"].`,
 	fs.StringVar(&f.from, "from", "binary", "input format: binary or json")
 	fs.StringVar(&f.to, "to", "json", "output format: json or binary")
 	fs.StringVar(&f.get, "get", "", "print the value at `PATH` as JSON")
-	fs.StringSliceVar(&f.mask, "mask", nil, "remove these field `paths` (comma-separated)")
-	fs.StringSliceVar(&f.keep, "keep", nil, "keep only these field `paths`, as a FieldMask (comma-separated)")
+	fs.Var(&f.mask, "mask", "remove these field `paths` (comma-separated, repeatable)")
+	fs.Var(&f.keep, "keep", "keep only these field `paths`, as a FieldMask does (comma-separated, repeatable)")
 	f.conn.register(fs)
 	f.schema.register(fs)
 	f.json.register(fs)
@@ -111,7 +111,7 @@ func (f *convertFlags) check() error {
 		}
 	}
 	n := 0
-	for _, set := range []bool{f.get != "", len(f.mask) > 0, len(f.keep) > 0} {
+	for _, set := range []bool{f.get != "", len(f.mask.paths) > 0, len(f.keep.paths) > 0} {
 		if set {
 			n++
 		}
@@ -153,10 +153,10 @@ func (f *convertFlags) apply(codec invoke.JSONCodec, md protoreflect.MessageDesc
 	switch {
 	case f.get != "":
 		return getJSON(codec, v, f.get)
-	case len(f.mask) > 0:
-		wire, err = editMask(v, f.mask, v.Mask)
-	case len(f.keep) > 0:
-		wire, err = editMask(v, f.keep, v.Keep)
+	case len(f.mask.paths) > 0:
+		wire, err = maskPaths(v.Type(), wire, f.mask.paths)
+	case len(f.keep.paths) > 0:
+		wire, err = keepPaths(v.Type(), wire, f.keep.paths)
 	}
 	if err != nil {
 		return nil, err
@@ -165,14 +165,6 @@ func (f *convertFlags) apply(codec invoke.JSONCodec, md protoreflect.MessageDesc
 		return codec.Decode(nil, md, wire)
 	}
 	return wire, nil
-}
-
-func editMask(v dynamic.Value, paths []string, edit func([]byte, *dynamic.FieldMask) ([]byte, error)) ([]byte, error) {
-	fm, err := dynamic.NewFieldMask(v.Type(), paths...)
-	if err != nil {
-		return nil, err
-	}
-	return edit(nil, fm)
 }
 
 func (f *convertFlags) finishJSON(cmd *cobra.Command, stdio Stdio, js []byte) []byte {
