@@ -2,13 +2,16 @@ package cli
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/rpckit/rpckit/dynamic"
 	"github.com/rpckit/rpckit/invoke"
@@ -24,6 +27,7 @@ type convertFlags struct {
 	typeName string
 	from, to string
 	get      string
+	orDef    bool
 	mask     pathsValue
 	keep     pathsValue
 }
@@ -39,7 +43,11 @@ field mask (--keep), or just one value read out of it (--get, printed as
 JSON). The schema comes from --proto, --protoset, or a TARGET's reflection.
 
 Paths are field names (proto or JSON) joined by dots, with [N] for a list
-element and ["key"] or [N] for a map entry: items[2].price, labels["env"].`,
+element and ["key"] or [N] for a map entry: items[2].price, labels["env"].
+--mask and --keep take a comma-separated list of them. With --get, an unset
+field reads as its default, as in proto3; a list element past the end or an
+absent map key has no value: nothing is printed and the exit code is 1,
+unless --default asks for the default.`,
 		Example: `  rpckit convert --protoset api.pb --type pkg.Order --from json --to binary < order.json > order.bin
   rpckit convert --protoset api.pb --type pkg.Order --get 'items[0].sku' < order.bin
   rpckit convert --protoset api.pb --type pkg.User --mask email,phone --to binary < user.bin > redacted.bin`,
@@ -56,7 +64,8 @@ element and ["key"] or [N] for a map entry: items[2].price, labels["env"].`,
 	fs.StringVar(&f.typeName, "type", "", "full name of the message type (required)")
 	fs.StringVar(&f.from, "from", "binary", "input format: binary or json")
 	fs.StringVar(&f.to, "to", "json", "output format: json or binary")
-	fs.StringVar(&f.get, "get", "", "print the value at `PATH` as JSON")
+	fs.StringVar(&f.get, "get", "", "print the value at `PATH` as JSON; a list element past the end or an absent map key is an error (exit 1)")
+	fs.BoolVar(&f.orDef, "default", false, "with --get, print the default where the path has no value")
 	fs.Var(&f.mask, "mask", "remove these field `paths` (comma-separated, repeatable)")
 	fs.Var(&f.keep, "keep", "keep only these field `paths`, as a FieldMask does (comma-separated, repeatable)")
 	f.conn.register(fs)
@@ -119,6 +128,9 @@ func (f *convertFlags) check() error {
 	if n > 1 {
 		return usagef("--get, --mask and --keep go one at a time")
 	}
+	if f.orDef && f.get == "" {
+		return usagef("--default goes with --get")
+	}
 	return nil
 }
 
@@ -137,9 +149,16 @@ func messageType(cmd *cobra.Command, s *session, name string) (protoreflect.Mess
 // toWire reads the input as protobuf, checking it, or encodes its JSON.
 func (f *convertFlags) toWire(codec invoke.JSONCodec, md protoreflect.MessageDescriptor, in []byte) ([]byte, error) {
 	if f.from == "json" {
-		return codec.Encode(nil, md, in)
+		wire, err := codec.Encode(nil, md, in)
+		if err != nil && looksBinary(in) {
+			return nil, errors.New("the input looks like protobuf binary, not JSON; leave out --from json to read binary")
+		}
+		return wire, err
 	}
 	if err := dynamic.Validate(dynamic.TypeOf(md), in); err != nil {
+		if looksJSON(in) {
+			return nil, errors.New("the input looks like JSON, not protobuf binary; give --from json to read JSON")
+		}
 		return nil, fmt.Errorf("input is not a valid %s: %w", md.FullName(), err)
 	}
 	return in, nil
@@ -152,7 +171,7 @@ func (f *convertFlags) apply(codec invoke.JSONCodec, md protoreflect.MessageDesc
 	var err error
 	switch {
 	case f.get != "":
-		return getJSON(codec, v, f.get)
+		return getJSON(codec, v, f.get, f.orDef)
 	case len(f.mask.paths) > 0:
 		wire, err = maskPaths(v.Type(), wire, f.mask.paths)
 	case len(f.keep.paths) > 0:
@@ -177,8 +196,11 @@ func (f *convertFlags) finishJSON(cmd *cobra.Command, stdio Stdio, js []byte) []
 	return append(js, '\n')
 }
 
-// getJSON reads the value at path and renders it as proto3 JSON.
-func getJSON(codec invoke.JSONCodec, v dynamic.Value, path string) ([]byte, error) {
+// getJSON reads the value at path and renders it as proto3 JSON. A path
+// through a list element or map entry that is not there has no value: an
+// error, unless orDefault asks for the default. An unset singular field
+// reads as its default, as proto3 has it.
+func getJSON(codec invoke.JSONCodec, v dynamic.Value, path string, orDefault bool) ([]byte, error) {
 	p, err := dynamic.ParsePath(path)
 	if err != nil {
 		return nil, err
@@ -187,7 +209,45 @@ func getJSON(codec invoke.JSONCodec, v dynamic.Value, path string) ([]byte, erro
 	if err != nil {
 		return nil, err
 	}
+	if !orDefault && !e.Exists() {
+		if absent, err := missingElement(v, p); err != nil || absent {
+			return nil, cmp.Or(err, fmt.Errorf("no value at %s; give --default to print the default", p))
+		}
+	}
 	return elemJSON(codec, nil, e)
+}
+
+// missingElement reports whether a list index or map key on path p names
+// an element that is not there.
+func missingElement(v dynamic.Value, p dynamic.Path) (bool, error) {
+	for i, s := range p {
+		if s.Kind == dynamic.StepField {
+			continue
+		}
+		e, err := v.Get(p[:i+1])
+		if err != nil || !e.Exists() {
+			return err == nil, err
+		}
+	}
+	return false, nil
+}
+
+// looksJSON reports whether in starts, after white space, as a JSON
+// object or array does.
+func looksJSON(in []byte) bool {
+	in = bytes.TrimLeft(in, " \t\r\n")
+	return len(in) > 0 && (in[0] == '{' || in[0] == '[')
+}
+
+// looksBinary reports whether in holds what JSON text cannot: control
+// characters other than white space, or bytes that are not UTF-8.
+func looksBinary(in []byte) bool {
+	for _, c := range in {
+		if c < ' ' && c != '\t' && c != '\r' && c != '\n' {
+			return true
+		}
+	}
+	return !utf8.Valid(in)
 }
 
 func elemJSON(codec invoke.JSONCodec, dst []byte, e dynamic.Elem) ([]byte, error) {
