@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
+	"github.com/rpckit/rpckit/internal/errtext"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
 )
@@ -33,7 +33,26 @@ func FindMethod(ctx context.Context, src Source, name string) (protoreflect.Meth
 	if lerr != nil {
 		return nil, err
 	}
-	return nil, &NotFoundError{What: "method", Name: name, Suggestions: Closest(string(full), all, 3)}
+	hits := errtext.Closest(string(full), all, 3)
+	for i, h := range hits {
+		hits[i] = likeName(h, name)
+	}
+	return nil, &NotFoundError{What: "method", Name: name, Suggestions: hits}
+}
+
+// likeName writes the method full name pkg.Service.Method in the form of
+// name as the user wrote it: with a slash before the method, and a leading
+// slash, when name has them.
+func likeName(full, name string) string {
+	if !strings.Contains(name, "/") {
+		return full
+	}
+	i := strings.LastIndexByte(full, '.')
+	full = full[:i] + "/" + full[i+1:]
+	if strings.HasPrefix(name, "/") {
+		full = "/" + full
+	}
+	return full
 }
 
 func methodFullName(name string) (protoreflect.FullName, error) {
@@ -79,79 +98,10 @@ type NotFoundError struct {
 }
 
 func (e *NotFoundError) Error() string {
-	msg := fmt.Sprintf("schema: no %s %q", e.What, e.Name)
-	if len(e.Suggestions) > 0 {
-		msg += "; did you mean " + strings.Join(quoteAll(e.Suggestions), " or ") + "?"
-	}
-	return msg
+	return fmt.Sprintf("schema: no %s %q", e.What, e.Name) + errtext.DidYouMean(e.Suggestions)
 }
 
 func (e *NotFoundError) Is(target error) bool { return target == ErrNotFound }
-
-func quoteAll(s []string) []string {
-	out := make([]string, len(s))
-	for i, v := range s {
-		out[i] = fmt.Sprintf("%q", v)
-	}
-	return out
-}
-
-// Closest returns up to n of candidates nearest to name by edit distance
-// (case-insensitive), nearest first. A candidate is kept when the distance
-// could be a typo in name's last component, or when the last components are
-// equal (a typo in the package or service).
-func Closest(name string, candidates []string, n int) []string {
-	type scored struct {
-		s string
-		d int
-	}
-	lname := strings.ToLower(name)
-	var hits []scored
-	for _, c := range candidates {
-		lc := strings.ToLower(c)
-		d := distance(lname, lc)
-		if d <= max(1, len(lastPart(lname))/3) || lastPart(lc) == lastPart(lname) {
-			hits = append(hits, scored{c, d})
-		}
-	}
-	slices.SortStableFunc(hits, func(a, b scored) int { return a.d - b.d })
-	out := make([]string, 0, n)
-	for i := 0; i < len(hits) && i < n; i++ {
-		out = append(out, hits[i].s)
-	}
-	return out
-}
-
-func lastPart(s string) string {
-	return s[strings.LastIndexAny(s, "./")+1:]
-}
-
-// distance is the edit distance between a and b counting insertions,
-// deletions, substitutions and swaps of adjacent bytes (optimal string
-// alignment), so "Itme" is one edit from "Item".
-func distance(a, b string) int {
-	d := make([][]int, len(a)+1)
-	for i := range d {
-		d[i] = make([]int, len(b)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(a)][len(b)]
-}
 
 // SuggestSymbol turns a not-found error for name into one that names the
 // closest symbols src knows; other errors come back unchanged.
@@ -171,7 +121,7 @@ func SuggestSymbol(ctx context.Context, src Source, name string, err error) erro
 	if files, lerr := AllFiles(ctx, src); lerr == nil {
 		candidates = append(candidates, typeNames(files)...)
 	}
-	return &NotFoundError{What: "symbol", Name: name, Suggestions: Closest(name, candidates, 3)}
+	return &NotFoundError{What: "symbol", Name: name, Suggestions: errtext.Closest(name, candidates, 3)}
 }
 
 // typeNames lists the messages and enums declared in files.

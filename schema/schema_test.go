@@ -85,10 +85,17 @@ func TestReflectionNotFound(t *testing.T) {
 	if !errors.Is(err, schema.ErrNotFound) {
 		t.Fatalf("err %v, want ErrNotFound", err)
 	}
-	_, err = schema.FindMethod(ctx, src, "rpckit.test.v1.Test/Coutn")
-	var nf *schema.NotFoundError
-	if !errors.As(err, &nf) || len(nf.Suggestions) == 0 || nf.Suggestions[0] != "rpckit.test.v1.Test.Count" {
-		t.Fatalf("err %v, want a suggestion of Count", err)
+	// Suggestions take the form of the name asked for.
+	for name, want := range map[string]string{
+		"rpckit.test.v1.Test/Coutn":  "rpckit.test.v1.Test/Count",
+		"/rpckit.test.v1.Test/Coutn": "/rpckit.test.v1.Test/Count",
+		"rpckit.test.v1.Test.Coutn":  "rpckit.test.v1.Test.Count",
+	} {
+		_, err = schema.FindMethod(ctx, src, name)
+		var nf *schema.NotFoundError
+		if !errors.As(err, &nf) || len(nf.Suggestions) == 0 || nf.Suggestions[0] != want {
+			t.Errorf("%s: err %v, want a suggestion of %s", name, err, want)
+		}
 	}
 }
 
