@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strconv"
 
+	"github.com/rpckit/rpckit/internal/errtext"
 	"github.com/rpckit/rpckit/wire"
 )
 
@@ -63,12 +64,12 @@ func wrapWireSlow(err error, base int, p Path, n int) error {
 	return err
 }
 
-// pathPrefix formats the first n steps of p.
+// pathPrefix formats the first n steps of p, a long path cut to its ends.
 func pathPrefix(p Path, n int) string {
 	if n > len(p) {
 		n = len(p)
 	}
-	return p[:n].String()
+	return errtext.ShortPath(p[:n].String())
 }
 
 func pathError(p Path, n int, msg string) error {

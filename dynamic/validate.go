@@ -3,6 +3,7 @@ package dynamic
 import (
 	"encoding/binary"
 
+	"github.com/rpckit/rpckit/internal/errtext"
 	"github.com/rpckit/rpckit/internal/utf8x"
 	"github.com/rpckit/rpckit/wire"
 	"google.golang.org/protobuf/encoding/protowire"
@@ -312,7 +313,8 @@ func validateField(f *Field, b []byte, r wire.Field, base, depth int) error {
 }
 
 // inField prefixes the path of an error found inside record r of field f
-// of a message of t: the field's name, its list index or its map key.
+// of a message of t: the field's name, its list index or its map key. The
+// path is cut to its ends at each step, so deep input costs no more.
 func inField(err error, t *Type, b []byte, f *Field, r wire.Field) error {
 	e, ok := err.(*Error)
 	if !ok {
@@ -323,9 +325,9 @@ func inField(err error, t *Type, b []byte, f *Field, r wire.Field) error {
 	case e.Path == "":
 		e.Path = seg
 	case e.Path[0] == '[':
-		e.Path = seg + e.Path
+		e.Path = errtext.ShortPath(seg + e.Path)
 	default:
-		e.Path = seg + "." + e.Path
+		e.Path = errtext.ShortPath(seg + "." + e.Path)
 	}
 	return e
 }
