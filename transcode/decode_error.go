@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/rpckit/rpckit/dynamic"
+	"github.com/rpckit/rpckit/internal/errtext"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
@@ -91,10 +92,35 @@ func (d *decoder) tokenText(off int) string {
 		return string(in[:i])
 	}
 	r, n := utf8.DecodeRune(in)
-	if r == utf8.RuneError && n <= 1 {
-		return fmt.Sprintf("%q", in[:1])
+	if r == utf8.RuneError && n <= 1 || r < ' ' || r == 0x7f {
+		return fmt.Sprintf("%q", in[:n])
 	}
 	return string(in[:n])
+}
+
+// errUnknown reports the key at keyOff as no field of t, with the name
+// of t's field closest to it, JSON or proto name, when one is close.
+func (d *decoder) errUnknown(t *dynamic.Type, keyOff int) error {
+	msg := "unknown field " + d.tokenText(keyOff)
+	if t == nil {
+		return d.errAt(keyOff, "%s", msg)
+	}
+	pos := d.pos
+	d.pos = keyOff
+	ks, err := d.scanString()
+	d.pos = pos
+	if err != nil {
+		return d.errAt(keyOff, "%s in %s", msg, t.FullName())
+	}
+	var names []string
+	for _, f := range t.Fields {
+		names = append(names, f.JSONName)
+		if f.Name != f.JSONName {
+			names = append(names, f.Name)
+		}
+	}
+	hint := errtext.DidYouMean(errtext.Closest(string(d.stringValue(ks)), names, 1))
+	return d.errAt(keyOff, "%s in %s%s", msg, t.FullName(), hint)
 }
 
 // inField adds the field f to the path of err.
@@ -157,7 +183,7 @@ func (d *decoder) finish(err error, base streamPos) error {
 	for i := len(d.segs) - 1; i >= 0; i-- {
 		b.WriteString(d.segs[i])
 	}
-	e.Path = strings.TrimPrefix(b.String(), ".")
+	e.Path = errtext.ShortPath(strings.TrimPrefix(b.String(), "."))
 	d.segs = d.segs[:0]
 	return e
 }

@@ -97,7 +97,7 @@ func (d *decoder) object(t *dynamic.Type, skipType bool) error {
 				if err == nil && f != nil {
 					err = d.field(f, &fr, keyOff)
 				} else if err == nil {
-					err = d.unknown(keyOff)
+					err = d.unknown(t, keyOff)
 				}
 			}
 			if err != nil {
@@ -152,12 +152,13 @@ func (d *decoder) colon() error {
 	return nil
 }
 
-// unknown skips or rejects the value of the unknown key at keyOff.
-func (d *decoder) unknown(keyOff int) error {
+// unknown skips or rejects the value of the unknown key at keyOff, a key
+// in an object of t (nil: a well-known type's, with no fields to suggest).
+func (d *decoder) unknown(t *dynamic.Type, keyOff int) error {
 	if d.discard {
 		return d.skipValue(0)
 	}
-	return d.errAt(keyOff, "unknown field %s", d.tokenText(keyOff))
+	return d.errUnknown(t, keyOff)
 }
 
 // nextKey consumes the key at d.pos when it is, quotes and all, the JSON

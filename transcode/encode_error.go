@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/rpckit/rpckit/dynamic"
+	"github.com/rpckit/rpckit/internal/errtext"
 	"github.com/rpckit/rpckit/wire"
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -40,7 +41,7 @@ func (f *failure) result() *Error {
 		}
 		b.WriteString(f.err.Path)
 	}
-	f.err.Path, f.steps = b.String(), nil
+	f.err.Path, f.steps = errtext.ShortPath(b.String()), nil
 	return f.err
 }
 

@@ -148,14 +148,51 @@ func (d *decoder) checkEscape(i int) (int, error) {
 	if r < 0xd800 || r > 0xdfff {
 		return 6, nil
 	}
-	if i+12 > len(in) {
-		return 0, d.errEOF(len(in), "unterminated string")
+	if i+12 <= len(in) && r < 0xdc00 && in[i+6] == '\\' && in[i+7] == 'u' {
+		if r2, ok := hex4(in, i+8); ok && r2 >= 0xdc00 && r2 <= 0xdfff {
+			return 12, nil
+		}
 	}
-	r2, ok := hex4(in, i+8)
-	if !ok || in[i+6] != '\\' || in[i+7] != 'u' || r >= 0xdc00 || r2 < 0xdc00 || r2 > 0xdfff {
-		return 0, d.errAt(i+6, "invalid escape code %q in string", in[i+6:i+12])
+	return 0, d.surrogateErr(i)
+}
+
+// surrogateErr reports the surrogate escape at i that is not the first
+// half of a pair: a second half first, a first half followed by anything
+// but an escape of a second half, or input that ends before the pair can.
+func (d *decoder) surrogateErr(i int) error {
+	in := d.in
+	r, _ := hex4(in, i+2)
+	j := i + 6 // where the second half would be
+	if r < 0xdc00 && isEscapePrefix(in[j:]) {
+		return d.errEOF(len(in), "unterminated string")
 	}
-	return 12, nil
+	if r < 0xdc00 && j+2 <= len(in) && in[j] == '\\' && in[j+1] == 'u' {
+		if _, ok := hex4(in, j+2); !ok {
+			return d.errAt(j, "invalid escape code %q in string", in[j:min(j+6, len(in))])
+		}
+	}
+	return d.errAt(i, "unpaired surrogate %s in string", in[i:i+6])
+}
+
+// isEscapePrefix reports whether b, shorter than a \uXXXX escape, could be
+// the start of one: input that ends there may go on to complete it.
+func isEscapePrefix(b []byte) bool {
+	if len(b) >= 6 {
+		return false
+	}
+	for k, c := range b {
+		switch {
+		case k == 0 && c != '\\', k == 1 && c != 'u':
+			return false
+		case k >= 2 && !isHex(c):
+			return false
+		}
+	}
+	return true
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
 
 // hex4 parses the four hex digits at in[i:].

@@ -294,7 +294,7 @@ func (d *decoder) empty() error {
 		if err := d.colon(); err != nil {
 			return err
 		}
-		if err := d.unknown(keyOff); err != nil {
+		if err := d.unknown(nil, keyOff); err != nil {
 			return err
 		}
 		if c = d.skipWS(); c == ',' {

@@ -146,7 +146,7 @@ func (d *decoder) anyWellKnown(t *dynamic.Type, wk wellKnown) error {
 				d.segs = append(d.segs, ".value")
 			}
 		default:
-			err = d.unknown(keyOff)
+			err = d.unknown(nil, keyOff)
 		}
 		if err != nil {
 			return err
