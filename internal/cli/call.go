@@ -159,7 +159,7 @@ func (c *caller) single() ([]byte, error) {
 func (c *caller) encode(raw []byte) ([]byte, error) {
 	wire, err := c.codec.Encode(nil, c.method.Input(), raw)
 	if err != nil {
-		return nil, fmt.Errorf("request %d: %w", c.in.n, err)
+		return nil, &inputError{subject: fmt.Sprintf("request %d", c.in.n), err: err}
 	}
 	return wire, nil
 }
@@ -283,7 +283,7 @@ func (c *caller) print(msg []byte) error {
 	c.received++
 	js, err := c.codec.Decode(c.buf[:0], c.method.Output(), msg)
 	if err != nil {
-		return err
+		return &inputError{subject: fmt.Sprintf("response %d", c.received), err: err}
 	}
 	c.buf = js
 	if c.indent {
@@ -330,5 +330,5 @@ func (c *caller) callFailure(err error) error {
 	for _, d := range invoke.DetailsJSON(c.codec, ie.Status) {
 		fmt.Fprintf(&b, "\n  details: %s", d)
 	}
-	return &exitError{code: 64 + int(ie.Status.Code()), err: errors.New(b.String())}
+	return &exitError{code: 64 + int(ie.Status.Code()), err: rendered(b.String())}
 }

@@ -120,7 +120,7 @@ func reportError(w io.Writer, err error) int {
 }
 
 func printError(w io.Writer, err error) {
-	fmt.Fprintf(w, "rpckit: %s\n", strings.TrimSpace(err.Error()))
+	fmt.Fprintf(w, "rpckit: %s\n", userMessage(err))
 }
 
 // isCobraUsage recognises the errors cobra returns for unknown commands.

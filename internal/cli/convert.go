@@ -150,10 +150,13 @@ func messageType(cmd *cobra.Command, s *session, name string) (protoreflect.Mess
 func (f *convertFlags) toWire(codec invoke.JSONCodec, md protoreflect.MessageDescriptor, in []byte) ([]byte, error) {
 	if f.from == "json" {
 		wire, err := codec.Encode(nil, md, in)
-		if err != nil && looksBinary(in) {
+		switch {
+		case err != nil && looksBinary(in):
 			return nil, errors.New("the input looks like protobuf binary, not JSON; leave out --from json to read binary")
+		case err != nil:
+			return nil, &inputError{subject: "input", err: err}
 		}
-		return wire, err
+		return wire, nil
 	}
 	if err := dynamic.Validate(dynamic.TypeOf(md), in); err != nil {
 		if looksJSON(in) {
