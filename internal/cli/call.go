@@ -57,7 +57,7 @@ one per line otherwise.
 	}
 	fs := cmd.Flags()
 	fs.StringVarP(&f.data, "data", "d", "", "request JSON, `@file`, or @- for stdin")
-	durationVar(fs, &f.timeout, "timeout", 0, "deadline of the call, sent to the server (0: none)")
+	durationVar(fs, &f.timeout, "timeout", 0, "deadline of the call, sent to the server (default none)")
 	fs.BoolVarP(&f.verbose, "verbose", "v", false, "print request metadata, response headers, trailers and timing to stderr")
 	f.conn.register(fs)
 	f.schema.register(fs)

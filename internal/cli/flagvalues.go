@@ -30,8 +30,14 @@ func (d *durationValue) Set(s string) error {
 	return nil
 }
 
-func (d *durationValue) String() string { return time.Duration(*d).String() }
-func (d *durationValue) Type() string   { return "duration" }
+// String is "0" for zero, which help takes for no default worth showing.
+func (d *durationValue) String() string {
+	if *d == 0 {
+		return "0"
+	}
+	return time.Duration(*d).String()
+}
+func (d *durationValue) Type() string { return "duration" }
 
 // pathsValue is a repeatable flag of field paths, comma-separated, read
 // with dynamic.ParsePath as --get reads its path: a comma inside brackets
