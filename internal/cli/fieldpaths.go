@@ -74,6 +74,7 @@ func comparePaths(a, b dynamic.Path) int {
 type selection struct {
 	container dynamic.Path // field steps only
 	elems     map[string][]dynamic.Path
+	steps     []dynamic.Step // the element steps, as given
 }
 
 // keepPaths returns the message b of type t trimmed to the paths: a field
@@ -98,6 +99,7 @@ func keepPaths(t *dynamic.Type, b []byte, paths []dynamic.Path) ([]byte, error) 
 		}
 		step := dynamic.Path{p[k]}.String()
 		s.elems[step] = append(s.elems[step], p[k+1:])
+		s.steps = append(s.steps, p[k])
 	}
 	fm, err := dynamic.NewFieldMask(t, append(plain, fields...)...)
 	if err != nil {
@@ -146,6 +148,9 @@ func keepElems(t *dynamic.Type, b []byte, s *selection) ([]byte, error) {
 			steps = append(steps, dynamic.IndexStep(i))
 		}
 	case e.IsMap():
+		if err := checkKeys(t, b, s); err != nil {
+			return nil, err
+		}
 		err = e.Map().Range(func(k, _ dynamic.Elem) bool {
 			steps = append(steps, dynamic.KeyStep(keyOf(k)))
 			return true
@@ -162,6 +167,17 @@ func keepElems(t *dynamic.Type, b []byte, s *selection) ([]byte, error) {
 		}
 	}
 	return b, nil
+}
+
+// checkKeys reports a key given for the selection's map that is not of
+// the map's key kind, which would otherwise select nothing.
+func checkKeys(t *dynamic.Type, b []byte, s *selection) error {
+	for _, step := range s.steps {
+		if _, err := dynamic.NewValue(t, b).Get(append(slices.Clip(s.container), step)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // keepElem removes or trims one element of the selection's list or map.
