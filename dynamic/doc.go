@@ -23,6 +23,6 @@
 // and a [wire.Code]; nothing panics and nothing reads past the slice.
 //
 // Package dynamic imports the standard library, google.golang.org/protobuf
-// and rpckit's wire and internal/utf8x packages: no grpc, no net, no os.Exit, no package state
+// and rpckit's wire, internal/utf8x and internal/errtext packages: no grpc, no net, no os.Exit, no package state
 // but the concurrency-safe default Type cache.
 package dynamic

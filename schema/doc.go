@@ -6,6 +6,6 @@
 // The well-known types and the google/api and google/rpc protos are bundled,
 // so imports of them resolve without any files on disk.
 //
-// schema may import grpc-go (for reflection) and protobuf-go. It does not
-// import the other rpckit packages.
+// schema may import grpc-go (for reflection) and protobuf-go, and of rpckit's
+// packages only internal/errtext, a leaf, for its suggestions.
 package schema

@@ -9,6 +9,6 @@
 // Decoder reads a stream of JSON messages one at a time.
 //
 // transcode may import the standard library, protobuf-go (protowire,
-// protoreflect, protoregistry) and rpckit's wire, dynamic and internal/utf8x
-// packages. No gRPC, no network, no os.
+// protoreflect, protoregistry) and rpckit's wire, dynamic, internal/utf8x
+// and internal/errtext packages. No gRPC, no network, no os.
 package transcode
