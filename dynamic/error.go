@@ -72,6 +72,20 @@ func pathPrefix(p Path, n int) string {
 	return errtext.ShortPath(p[:n].String())
 }
 
+// noField says that name is no field of t, with t's closest field name,
+// JSON or proto, when one is close.
+func noField(t *Type, name string) string {
+	names := make([]string, 0, 2*len(t.Fields))
+	for _, f := range t.Fields {
+		names = append(names, f.JSONName)
+		if f.Name != f.JSONName {
+			names = append(names, f.Name)
+		}
+	}
+	hint := errtext.DidYouMean(errtext.Closest(name, names, 1))
+	return "no field " + strconv.Quote(name) + " in " + string(t.FullName()) + hint
+}
+
 func pathError(p Path, n int, msg string) error {
 	return &PathError{Path: pathPrefix(p, n), Msg: msg}
 }

@@ -34,3 +34,18 @@ func TestDeepErrorPath(t *testing.T) {
 		t.Errorf("error %.200q, want the path cut", err)
 	}
 }
+
+// TestNoFieldSuggestion: a path naming no field says which message it is
+// not in and the closest field name, for Get as for a FieldMask.
+func TestNoFieldSuggestion(t *testing.T) {
+	_, err := dynamic.NewValue(richType, nil).Get(dynamic.Path{dynamic.FieldStep("child"), dynamic.FieldStep("f_nit32")})
+	want := `dynamic: path "child.f_nit32": no field "f_nit32" in rpckit.fixture.v1.Rich; did you mean "f_int32"?`
+	if err == nil || err.Error() != want {
+		t.Errorf("Get: error %v, want %s", err, want)
+	}
+	_, err = dynamic.NewFieldMask(richType, "child.fInt3")
+	want = `dynamic: path "child.fInt3": no field "fInt3" in rpckit.fixture.v1.Rich; did you mean "fInt32"?`
+	if err == nil || err.Error() != want {
+		t.Errorf("NewFieldMask: error %v, want %s", err, want)
+	}
+}

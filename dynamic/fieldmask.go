@@ -46,7 +46,7 @@ func NewFieldMask(t *Type, paths ...string) (*FieldMask, error) {
 func (n *maskNode) add(path string, segs []string) error {
 	f := n.t.lookup(segs[0])
 	if f == nil {
-		return &PathError{Path: path, Msg: "no field " + segs[0] + " in " + string(n.t.FullName())}
+		return &PathError{Path: path, Msg: noField(n.t, segs[0])}
 	}
 	c := n.child(f)
 	rest := segs[1:]

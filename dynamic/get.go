@@ -62,8 +62,11 @@ func (t *Type) resolve(p Path, i int) (*Field, error) {
 	default:
 		f = t.lookup(s.Name)
 	}
+	if f == nil && s.Num != 0 {
+		return nil, &PathError{Path: pathPrefix(p, i+1), Msg: "no field numbered " + itoa(int(s.Num)) + " in " + string(t.FullName())}
+	}
 	if f == nil {
-		return nil, &PathError{Path: pathPrefix(p, i+1), Msg: "no such field in " + string(t.FullName())}
+		return nil, &PathError{Path: pathPrefix(p, i+1), Msg: noField(t, s.Name)}
 	}
 	return f, nil
 }
