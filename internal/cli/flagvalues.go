@@ -49,7 +49,7 @@ type pathsValue struct {
 
 func (v *pathsValue) Set(s string) error {
 	for _, part := range splitPaths(s) {
-		p, err := dynamic.ParsePath(part)
+		p, err := parseFieldPath(part)
 		if err != nil {
 			return errors.New(strings.TrimPrefix(err.Error(), "dynamic: "))
 		}
@@ -86,4 +86,30 @@ func splitPaths(s string) []string {
 		}
 	}
 	return append(out, s[start:])
+}
+
+// parseFieldPath parses s as dynamic.ParsePath does, and also takes the
+// `*` segment that a field mask allows after a list or map (items.*.sku).
+func parseFieldPath(s string) (dynamic.Path, error) {
+	p, err := dynamic.ParsePath(s)
+	if err == nil || !strings.Contains(s, "*") {
+		return p, err
+	}
+	var out dynamic.Path
+	for _, seg := range strings.Split(s, ".") {
+		if seg != "*" && !isFieldName(seg) {
+			return nil, err
+		}
+		out = append(out, dynamic.FieldStep(seg))
+	}
+	return out, nil
+}
+
+func isFieldName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c != '_' && !('0' <= c && c <= '9') && !('a' <= c && c <= 'z') && !('A' <= c && c <= 'Z') {
+			return false
+		}
+	}
+	return s != ""
 }
