@@ -114,9 +114,9 @@ func (f *convertFlags) check() error {
 	if f.typeName == "" {
 		return usagef("--type is required")
 	}
-	for _, v := range []string{f.from, f.to} {
+	for name, v := range map[string]string{"--from": f.from, "--to": f.to} {
 		if v != "json" && v != "binary" {
-			return usagef("format %q: want json or binary", v)
+			return usagef("%s %q: want json or binary", name, v)
 		}
 	}
 	n := 0
