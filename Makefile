@@ -34,7 +34,8 @@ targets:
 # goes to DEPS_LOG, shown (its path and last lines) only when one fails.
 # Python gRPC (a C-core implementation) for the interop tests; the
 # grpc-web npm client for the gateway's gRPC-Web test; Debian's chromium,
-# npm's playwright-core and grpcurl for the ui's browser suite.
+# npm's playwright-core and grpcurl for the ui's browser suite; Debian's
+# Apache Thrift compiler, the oracle of thrift/idl's tests.
 deps:
 	@mkdir -p $(dir $(DEPS_LOG)) && : >$(DEPS_LOG)
 	@$(QUIET) "go modules" $(GO) mod download
@@ -50,6 +51,9 @@ deps:
 		$(QUIET) "npm ci (browser suite)" npm ci --prefix ui/browsertest --no-audit --no-fund
 	@test -x $(GRPCURL) || \
 		$(QUIET) "go install grpcurl" env GOBIN=$(dir $(GRPCURL)) $(GO) install github.com/fullstorydev/grpcurl/cmd/grpcurl@$(GRPCURL_VERSION)
+	@test -x /usr/bin/thrift || \
+		$(QUIET) "apt-get install thrift-compiler" sh -c 'DEBIAN_FRONTEND=noninteractive apt-get install -y thrift-compiler || \
+			{ apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y thrift-compiler; }'
 
 vet:
 	$(GO) vet ./...

@@ -1,0 +1,239 @@
+package idl
+
+import "strings"
+
+type resolveState uint8
+
+const (
+	unresolved resolveState = iota
+	resolving
+	resolved
+)
+
+// resolver links one parsed file: names to declarations, constant values
+// to their types. The files it includes are resolved already.
+type resolver struct {
+	f *File
+	l *loader
+}
+
+func resolve(f *File, l *loader) error {
+	r := &resolver{f: f, l: l}
+	for _, step := range []func() error{r.declare, r.typedefs, r.structs, r.services, r.consts, r.defaults} {
+		if err := step(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// declare indexes the file's declarations by name, refusing duplicates.
+func (r *resolver) declare() error {
+	f := r.f
+	f.types, f.services = map[string]*Type{}, map[string]*Service{}
+	f.consts, f.values = map[string]*Const{}, map[string]*EnumValue{}
+	seen := map[string]Pos{}
+	add := func(name string, pos Pos) error {
+		if at, ok := seen[name]; ok {
+			return errorf(pos, "%s is already defined at %s", name, at)
+		}
+		seen[name] = pos
+		return nil
+	}
+	for _, td := range f.Typedefs {
+		if err := add(td.Name, td.Pos); err != nil {
+			return err
+		}
+		f.types[td.Name] = td.Ref
+	}
+	for _, e := range f.Enums {
+		if err := add(e.Name, e.Pos); err != nil {
+			return err
+		}
+		f.types[e.Name] = e.Ref
+		if err := r.enumValues(e); err != nil {
+			return err
+		}
+	}
+	for _, s := range f.Structs {
+		if err := add(s.Name, s.Pos); err != nil {
+			return err
+		}
+		f.types[s.Name] = s.Ref
+	}
+	for _, s := range f.Services {
+		if err := add(s.Name, s.Pos); err != nil {
+			return err
+		}
+		f.services[s.Name] = s
+	}
+	return r.declareConsts()
+}
+
+func (r *resolver) enumValues(e *Enum) error {
+	for _, v := range e.Values {
+		key := e.Name + "." + v.Name
+		if prev, ok := r.f.values[key]; ok {
+			return errorf(v.Pos, "enum value %s is already defined at %s", key, prev.Pos)
+		}
+		r.f.values[key] = v
+	}
+	return nil
+}
+
+func (r *resolver) declareConsts() error {
+	for _, c := range r.f.Consts {
+		if prev, ok := r.f.consts[c.Name]; ok {
+			return errorf(c.Pos, "constant %s is already defined at %s", c.Name, prev.Pos)
+		}
+		r.f.consts[c.Name] = c
+	}
+	return nil
+}
+
+// typ resolves the type names in t; a name becomes its declaration's Ref.
+func (r *resolver) typ(t *Type) (*Type, error) {
+	switch {
+	case t.Kind == InvalidKind:
+		if ref := r.f.Type(t.Name); ref != nil {
+			return ref, nil
+		}
+		return nil, errorf(t.Pos, "unknown type %q", t.Name)
+	case t.Kind == MapKind:
+		k, err := r.typ(t.Key)
+		if err != nil {
+			return nil, err
+		}
+		t.Key = k
+		fallthrough
+	case t.Kind == ListKind || t.Kind == SetKind:
+		e, err := r.typ(t.Elem)
+		if err != nil {
+			return nil, err
+		}
+		t.Elem = e
+	}
+	return t, nil
+}
+
+// typedefs resolves what each typedef names and refuses cycles.
+func (r *resolver) typedefs() error {
+	for _, td := range r.f.Typedefs {
+		t, err := r.typ(td.Type)
+		if err != nil {
+			return err
+		}
+		td.Type = t
+	}
+	for _, td := range r.f.Typedefs {
+		if err := r.typedefCycle(td); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *resolver) typedefCycle(td *Typedef) error {
+	chain := []string{td.Name}
+	for t := td.Type; t.Kind == TypedefKind; t = t.Typedef.Type {
+		chain = append(chain, t.Name)
+		if t.Typedef == td {
+			return errorf(td.Pos, "typedef cycle: %s", strings.Join(chain, " -> "))
+		}
+		if len(chain) > len(r.f.Typedefs)+1 {
+			return nil // a cycle not through td: reported from its own typedef
+		}
+	}
+	return nil
+}
+
+func (r *resolver) structs() error {
+	for _, s := range r.f.Structs {
+		if err := r.fields(s); err != nil {
+			return err
+		}
+		if s.Kind == UnionKind {
+			if err := union(s); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// fields resolves the fields' types and refuses repeated ids and names.
+func (r *resolver) fields(s *Struct) error {
+	ids, names := map[int16]*Field{}, map[string]*Field{}
+	for _, f := range s.Fields {
+		t, err := r.typ(f.Type)
+		if err != nil {
+			return err
+		}
+		f.Type = t
+		if prev, ok := ids[f.ID]; ok {
+			return errorf(f.Pos, "field %s of %s: id %d is already used by %s at %s", f.Name, s.Name, f.ID, prev.Name, prev.Pos)
+		}
+		if prev, ok := names[f.Name]; ok {
+			return errorf(f.Pos, "field %s of %s: the name is already used at %s", f.Name, s.Name, prev.Pos)
+		}
+		ids[f.ID], names[f.Name] = f, f
+	}
+	return nil
+}
+
+// union makes a union's members optional, as the Apache compiler does,
+// and allows a default on one member at most.
+func union(s *Struct) error {
+	var withDefault *Field
+	for _, f := range s.Fields {
+		f.Required = Optional
+		if f.raw == nil {
+			continue
+		}
+		if withDefault != nil {
+			return errorf(f.Pos, "union %s: fields %s and %s both have a default: expected one at most", s.Name, withDefault.Name, f.Name)
+		}
+		withDefault = f
+	}
+	return nil
+}
+
+func (r *resolver) consts() error {
+	for _, c := range r.f.Consts {
+		t, err := r.typ(c.Type)
+		if err != nil {
+			return err
+		}
+		c.Type = t
+	}
+	for _, c := range r.f.Consts {
+		if err := r.constDef(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// defaults checks the fields' default values against their types.
+func (r *resolver) defaults() error {
+	var lists []*Struct
+	lists = append(lists, r.f.Structs...)
+	for _, s := range r.f.Services {
+		for _, fn := range s.Functions {
+			lists = append(lists, fn.Args, fn.Throws)
+		}
+	}
+	for _, s := range lists {
+		for _, f := range s.Fields {
+			if f.raw == nil {
+				continue
+			}
+			v, err := r.value(f.raw, f.Type, "default of "+s.Name+"."+f.Name)
+			if err != nil {
+				return err
+			}
+			f.Default, f.raw = v, nil
+		}
+	}
+	return nil
+}
