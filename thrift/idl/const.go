@@ -77,7 +77,7 @@ func (r *resolver) value(raw *rawValue, t *Type, ctx string) (*Value, error) {
 	case raw.tok.kind == tSymbol:
 		return r.listValue(raw, t, ctx)
 	}
-	return r.fit(literal(raw.tok), t, ctx)
+	return r.fit(literal(raw.tok), t, ctx, raw.tok.pos)
 }
 
 func literal(t token) *Value {
@@ -119,7 +119,7 @@ func (r *resolver) ident(tok token, t *Type, ctx string) (*Value, error) {
 func (r *resolver) fitRef(v *Value, tok token, t *Type, ctx string) (*Value, error) {
 	ref := *v
 	ref.Ref, ref.Pos = tok.text, tok.pos
-	out, err := r.fit(&ref, t, ctx)
+	out, err := r.fit(&ref, t, ctx, tok.pos)
 	if err != nil {
 		return nil, err
 	}
@@ -190,8 +190,9 @@ func (r *resolver) structValue(raw *rawValue, t *Type, ctx string) (*Value, erro
 }
 
 // fit converts a checked value (a literal, or another constant's value) to
-// t, or says why it does not fit.
-func (r *resolver) fit(v *Value, t *Type, ctx string) (*Value, error) {
+// t, or says why it does not fit; errors are reported at at, where the
+// value is used.
+func (r *resolver) fit(v *Value, t *Type, ctx string, at Pos) (*Value, error) {
 	rt, vt := t.Resolved(), v.Type.Resolved()
 	out := *v
 	out.Type = t
@@ -213,10 +214,10 @@ func (r *resolver) fit(v *Value, t *Type, ctx string) (*Value, error) {
 	case k == EnumKind:
 		ok = fitEnum(&out, vt, rt.Enum)
 	case k.IsContainer() && vt.Kind == k || k == SetKind && vt.Kind == ListKind || k == ListKind && vt.Kind == SetKind:
-		return r.fitContainer(v, t, ctx)
+		return r.fitContainer(v, t, ctx, at)
 	}
 	if !ok {
-		return nil, errorf(v.Pos, "%s: expected %s, found %s", ctx, t, describe(v))
+		return nil, errorf(at, "%s: expected %s, found %s", ctx, t, describe(v))
 	}
 	return &out, nil
 }
@@ -272,28 +273,28 @@ func fitEnum(v *Value, from *Type, e *Enum) bool {
 	return v.Enum != nil
 }
 
-func (r *resolver) fitContainer(v *Value, t *Type, ctx string) (*Value, error) {
+func (r *resolver) fitContainer(v *Value, t *Type, ctx string, at Pos) (*Value, error) {
 	rt := t.Resolved()
 	out := &Value{Type: t, Ref: v.Ref, Pos: v.Pos}
 	for _, e := range v.List {
-		if err := r.count(v.Pos); err != nil {
+		if err := r.count(at); err != nil {
 			return nil, err
 		}
-		fe, err := r.fit(e, rt.Elem, ctx)
+		fe, err := r.fit(e, rt.Elem, ctx, at)
 		if err != nil {
 			return nil, err
 		}
 		out.List = append(out.List, fe)
 	}
 	for _, e := range v.Map {
-		if err := r.count(v.Pos); err != nil {
+		if err := r.count(at); err != nil {
 			return nil, err
 		}
-		k, err := r.fit(e.Key, rt.Key, ctx)
+		k, err := r.fit(e.Key, rt.Key, ctx, at)
 		if err != nil {
 			return nil, err
 		}
-		fe, err := r.fit(e.Value, rt.Elem, ctx)
+		fe, err := r.fit(e.Value, rt.Elem, ctx, at)
 		if err != nil {
 			return nil, err
 		}

@@ -1,6 +1,9 @@
 package idl
 
-import "strings"
+import (
+	"sort"
+	"strings"
+)
 
 type resolveState uint8
 
@@ -27,47 +30,58 @@ func resolve(f *File, l *loader) error {
 	return nil
 }
 
-// declare indexes the file's declarations by name, refusing duplicates.
+// declare indexes the file's declarations by name, refusing duplicates:
+// types and services share one namespace, constants have their own.
 func (r *resolver) declare() error {
 	f := r.f
 	f.types, f.services = map[string]*Type{}, map[string]*Service{}
 	f.consts, f.values = map[string]*Const{}, map[string]*EnumValue{}
-	seen := map[string]Pos{}
-	add := func(name string, pos Pos) error {
-		if at, ok := seen[name]; ok {
-			return errorf(pos, "%s is already defined at %s", name, at)
-		}
-		seen[name] = pos
-		return nil
-	}
+	var decls []decl
 	for _, td := range f.Typedefs {
-		if err := add(td.Name, td.Pos); err != nil {
-			return err
-		}
-		f.types[td.Name] = td.Ref
+		decls = append(decls, decl{td.Name, td.Pos, func() { f.types[td.Name] = td.Ref }})
 	}
 	for _, e := range f.Enums {
-		if err := add(e.Name, e.Pos); err != nil {
-			return err
-		}
-		f.types[e.Name] = e.Ref
+		decls = append(decls, decl{e.Name, e.Pos, func() { f.types[e.Name] = e.Ref }})
+	}
+	for _, s := range f.Structs {
+		decls = append(decls, decl{s.Name, s.Pos, func() { f.types[s.Name] = s.Ref }})
+	}
+	for _, s := range f.Services {
+		decls = append(decls, decl{s.Name, s.Pos, func() { f.services[s.Name] = s }})
+	}
+	if err := declareAll(decls); err != nil {
+		return err
+	}
+	for _, e := range f.Enums {
 		if err := r.enumValues(e); err != nil {
 			return err
 		}
 	}
-	for _, s := range f.Structs {
-		if err := add(s.Name, s.Pos); err != nil {
-			return err
-		}
-		f.types[s.Name] = s.Ref
-	}
-	for _, s := range f.Services {
-		if err := add(s.Name, s.Pos); err != nil {
-			return err
-		}
-		f.services[s.Name] = s
-	}
 	return r.declareConsts()
+}
+
+type decl struct {
+	name string
+	pos  Pos
+	add  func()
+}
+
+// declareAll adds the declarations in source order, refusing a name
+// declared before.
+func declareAll(decls []decl) error {
+	sort.Slice(decls, func(i, j int) bool {
+		a, b := decls[i].pos, decls[j].pos
+		return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col
+	})
+	seen := map[string]Pos{}
+	for _, d := range decls {
+		if at, ok := seen[d.name]; ok {
+			return errorf(d.pos, "%s is already defined at %s", d.name, at)
+		}
+		seen[d.name] = d.pos
+		d.add()
+	}
+	return nil
 }
 
 func (r *resolver) enumValues(e *Enum) error {

@@ -87,8 +87,8 @@ func (t *Type) Resolved() *Type {
 	return t
 }
 
-// String renders t as IDL would write it, named types with the prefix of
-// their file (shared.Shape).
+// String renders t as IDL would write it, named types by their declared
+// name.
 func (t *Type) String() string {
 	var b strings.Builder
 	t.write(&b)
@@ -109,8 +109,6 @@ func (t *Type) write(b *strings.Builder) {
 		b.WriteString(t.Kind.String() + "<")
 		t.Elem.write(b)
 		b.WriteString(">")
-	case t.File != nil:
-		b.WriteString(t.File.Name + "." + t.Name)
 	default:
 		b.WriteString(t.Name)
 	}
