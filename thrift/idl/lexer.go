@@ -49,6 +49,7 @@ type lexer struct {
 	off  int
 	line int
 	col  int
+	docs docs
 }
 
 func newLexer(file string, src []byte) *lexer {
@@ -138,7 +139,11 @@ func (l *lexer) skipBlock() error {
 	if n < 0 {
 		return errorf(pos, "comment not terminated: expected \"*/\", found end of file")
 	}
+	body := l.src[l.off+2 : l.off+2+n]
 	l.advance(n + 4)
+	if strings.HasPrefix(body, "*") && strings.Trim(body, "*") != "" {
+		l.docs.lexed(body[1:])
+	}
 	return nil
 }
 

@@ -9,7 +9,9 @@ type File struct {
 	Path string
 	// Name is the file's base name without its extension: the prefix other
 	// files use for its declarations (shared.Shape).
-	Name        string
+	Name string
+	// Doc is the file's doc comment (/** ... */ before its headers).
+	Doc         string
 	Namespaces  []*Namespace
 	Includes    []*Include
 	CppIncludes []string
@@ -122,6 +124,7 @@ type Typedef struct {
 	File        *File
 	Type        *Type // the aliased type, itself possibly a typedef
 	Annotations Annotations
+	Doc         string // the doc comment, /** ... */, cleaned up
 	Pos         Pos
 	Ref         *Type
 
@@ -134,6 +137,7 @@ type Enum struct {
 	File        *File
 	Values      []*EnumValue
 	Annotations Annotations
+	Doc         string // the doc comment, /** ... */, cleaned up
 	Pos         Pos
 	Ref         *Type
 }
@@ -166,6 +170,7 @@ type EnumValue struct {
 	Implicit    bool
 	Enum        *Enum
 	Annotations Annotations
+	Doc         string // the doc comment, /** ... */, cleaned up
 	Pos         Pos
 }
 
@@ -178,6 +183,7 @@ type Struct struct {
 	Fields      []*Field // in declaration order
 	Annotations Annotations
 	XsdAll      bool
+	Doc         string // the doc comment, /** ... */, cleaned up
 	Pos         Pos
 	Ref         *Type
 }
@@ -235,6 +241,7 @@ type Field struct {
 	Default     *Value // nil when there is none
 	Reference   bool   // declared with &
 	Annotations Annotations
+	Doc         string // the doc comment, /** ... */, cleaned up
 	Pos         Pos
 
 	raw *rawValue // the default as written, until resolved
@@ -246,6 +253,7 @@ type Const struct {
 	File  *File
 	Type  *Type
 	Value *Value
+	Doc   string // the doc comment, /** ... */, cleaned up
 	Pos   Pos
 
 	raw   *rawValue // the value as written, until resolved
@@ -260,6 +268,7 @@ type Service struct {
 	Extends     *Service
 	Functions   []*Function
 	Annotations Annotations
+	Doc         string // the doc comment, /** ... */, cleaned up
 	Pos         Pos
 
 	extends *token // the extends clause as written
@@ -289,6 +298,7 @@ type Function struct {
 	Args        *Struct
 	Throws      *Struct
 	Annotations Annotations
+	Doc         string // the doc comment, /** ... */, cleaned up
 	Pos         Pos
 }
 

@@ -294,3 +294,22 @@ func TestBounded(t *testing.T) {
 	_, err := Parse("big.thrift", []byte(b.String()), Options{MaxDepth: 100})
 	checkError(t, "doubling constants", err, "big.thrift:42:264: constants too large: more than 1048576 values")
 }
+
+// TestDocs: doc comments reach the elements the Apache compiler gives
+// them to (TestOracle compares every one of docs.thrift's).
+func TestDocs(t *testing.T) {
+	f := parseCorpus(t, "docs.thrift")
+	if !strings.HasPrefix(f.Doc, "The file's doc comment") {
+		t.Errorf("file doc %q", f.Doc)
+	}
+	entry := structOf(t, f, "Entry")
+	if d := entry.FieldByName("count").Doc; d != "by the newer doc comment\n" {
+		t.Errorf("count doc %q", d)
+	}
+	if d := f.Service("Docs").Function("get").Throws.Fields[0].Doc; d != "When there is none.\n" {
+		t.Errorf("throws doc %q", d)
+	}
+	if d := f.Type("Mood").Enum.Value("HAPPY").Doc; d != "Happy, with trailing blanks.\n" {
+		t.Errorf("enum value doc %q", d)
+	}
+}

@@ -18,7 +18,8 @@ import (
 // Apache compiler (thrift --gen json) makes of the same file, rendered in
 // its JSON shape: names, namespaces, includes, enums and their values,
 // typedefs, structs and every field's id, type, annotations, requiredness
-// and default, constants and their values, services and their functions.
+// and default, constants and their values, services and their functions,
+// doc comments.
 // uuid.thrift is left out: the 0.17 compiler has no uuid.
 func TestOracle(t *testing.T) {
 	thrift, err := exec.LookPath("thrift")

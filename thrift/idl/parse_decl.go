@@ -3,7 +3,7 @@ package idl
 import "math"
 
 func (p *parser) constDef() error {
-	c := &Const{File: p.file, Pos: p.tok.pos}
+	c := &Const{File: p.file, Doc: p.doc, Pos: p.tok.pos}
 	if err := p.next(); err != nil {
 		return err
 	}
@@ -27,7 +27,7 @@ func (p *parser) constDef() error {
 }
 
 func (p *parser) typedef() error {
-	td := &Typedef{File: p.file, Pos: p.tok.pos}
+	td := &Typedef{File: p.file, Doc: p.doc, Pos: p.tok.pos}
 	if err := p.next(); err != nil {
 		return err
 	}
@@ -49,7 +49,7 @@ func (p *parser) typedef() error {
 }
 
 func (p *parser) enum() error {
-	e := &Enum{File: p.file, Pos: p.tok.pos}
+	e := &Enum{File: p.file, Doc: p.doc, Pos: p.tok.pos}
 	if err := p.next(); err != nil {
 		return err
 	}
@@ -83,11 +83,12 @@ func (p *parser) enum() error {
 }
 
 func (p *parser) enumValue(next int64) (*EnumValue, error) {
+	doc := p.lx.docs.take()
 	name, err := p.name("an enum value's name or \"}\"", false)
 	if err != nil {
 		return nil, err
 	}
-	v := &EnumValue{Name: name.text, Pos: name.pos}
+	v := &EnumValue{Name: name.text, Doc: doc, Pos: name.pos}
 	if ok, err := p.accept("="); err != nil {
 		return nil, err
 	} else if ok {
@@ -112,7 +113,7 @@ func (p *parser) enumValue(next int64) (*EnumValue, error) {
 }
 
 func (p *parser) structDef(kind Kind) error {
-	s := &Struct{Kind: kind, File: p.file, Pos: p.tok.pos}
+	s := &Struct{Kind: kind, File: p.file, Doc: p.doc, Pos: p.tok.pos}
 	if err := p.next(); err != nil {
 		return err
 	}
@@ -158,7 +159,7 @@ func (p *parser) fields(closing string) ([]*Field, error) {
 // field parses [id:] [required|optional] type [&] name [= value]
 // [xsd_optional] [xsd_nillable] [xsd_attrs {...}] [annotations] [,|;].
 func (p *parser) field(implicit *int64) (*Field, error) {
-	f := &Field{Pos: p.tok.pos}
+	f := &Field{Doc: p.lx.docs.take(), Pos: p.tok.pos}
 	if err := p.fieldID(f, implicit); err != nil {
 		return nil, err
 	}

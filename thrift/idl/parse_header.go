@@ -4,6 +4,9 @@ package idl
 // definitions.
 func (p *parser) headers() error {
 	for {
+		if p.isWord("include") || p.isWord("namespace") || p.isWord("cpp_include") {
+			p.lx.docs.drop()
+		}
 		var err error
 		switch {
 		case p.isWord("include"):
@@ -42,6 +45,7 @@ func (p *parser) include() error {
 		return p.expected("the included file's path in quotes")
 	}
 	p.file.Includes = append(p.file.Includes, &Include{Path: p.tok.text, Pos: pos})
+	p.lx.docs.header()
 	return p.next()
 }
 
@@ -53,6 +57,7 @@ func (p *parser) cppInclude() error {
 		return p.expected("a path in quotes")
 	}
 	p.file.CppIncludes = append(p.file.CppIncludes, p.tok.text)
+	p.lx.docs.header()
 	return p.next()
 }
 
@@ -82,6 +87,7 @@ func (p *parser) namespace() error {
 		return err
 	}
 	p.file.Namespaces = append(p.file.Namespaces, ns)
+	p.lx.docs.header()
 	return nil
 }
 

@@ -1,7 +1,7 @@
 package idl
 
 func (p *parser) service() error {
-	s := &Service{File: p.file, Pos: p.tok.pos}
+	s := &Service{File: p.file, Doc: p.doc, Pos: p.tok.pos}
 	if err := p.next(); err != nil {
 		return err
 	}
@@ -43,7 +43,7 @@ func (p *parser) service() error {
 
 // function parses [oneway] type name(args) [throws (fields)] [annotations] [,|;].
 func (p *parser) function() (*Function, error) {
-	fn := &Function{Pos: p.tok.pos}
+	fn := &Function{Doc: p.lx.docs.take(), Pos: p.tok.pos}
 	if p.isWord("oneway") || p.isWord("async") {
 		fn.Oneway = true
 		if err := p.next(); err != nil {

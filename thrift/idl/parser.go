@@ -11,7 +11,8 @@ type parser struct {
 	file     *File
 	maxDepth int
 	depth    int
-	inArgs   bool // parsing a function's arguments or throws: optional is ignored
+	inArgs   bool   // parsing a function's arguments or throws: optional is ignored
+	doc      string // the doc comment of the definition being parsed
 }
 
 // rawValue is a constant value as written.
@@ -36,6 +37,7 @@ func syntaxOf(name string, src []byte, maxDepth int) (*File, error) {
 			return nil, err
 		}
 	}
+	p.file.Doc = p.lx.docs.file()
 	return p.file, nil
 }
 
@@ -125,6 +127,7 @@ func (p *parser) leave() { p.depth-- }
 // definition parses one const, typedef, enum, struct, union, exception or
 // service.
 func (p *parser) definition() error {
+	p.doc = p.lx.docs.take()
 	var err error
 	switch {
 	case p.isWord("const"):

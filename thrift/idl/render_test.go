@@ -10,7 +10,8 @@ import (
 // rules: enums are i32 and typedefs are looked through; a "type" object
 // is written for structs and containers only, with the annotations of the
 // type; names from another file are prefixed with its name; booleans are
-// 0 and 1; map keys are strings; union members are optional.
+// 0 and 1; map keys are strings; union members are optional; docs are
+// written where there are some.
 func render(f *File) map[string]any {
 	ns := map[string]any{}
 	for _, n := range f.Namespaces {
@@ -21,6 +22,7 @@ func render(f *File) map[string]any {
 		incs = append(incs, inc.File.Name)
 	}
 	out := map[string]any{"name": f.Name, "namespaces": ns, "includes": incs}
+	document(out, f.Doc)
 	out["enums"] = each(f.Enums, renderEnum)
 	out["typedefs"] = each(f.Typedefs, func(td *Typedef) map[string]any { return renderTypedef(f, td) })
 	out["structs"] = each(f.Structs, func(s *Struct) map[string]any { return renderStruct(f, s) })
@@ -37,6 +39,12 @@ func each[T any](list []T, fn func(T) map[string]any) []any {
 	return out
 }
 
+func document(m map[string]any, doc string) {
+	if doc != "" {
+		m["doc"] = doc
+	}
+}
+
 func annotate(m map[string]any, a Annotations) {
 	if len(a) > 0 {
 		am := map[string]any{}
@@ -49,9 +57,12 @@ func annotate(m map[string]any, a Annotations) {
 
 func renderEnum(e *Enum) map[string]any {
 	m := map[string]any{"name": e.Name}
+	document(m, e.Doc)
 	annotate(m, e.Annotations)
 	m["members"] = each(e.Values, func(v *EnumValue) map[string]any {
-		return map[string]any{"name": v.Name, "value": v.Value}
+		vm := map[string]any{"name": v.Name, "value": v.Value}
+		document(vm, v.Doc)
+		return vm
 	})
 	return m
 }
@@ -59,12 +70,14 @@ func renderEnum(e *Enum) map[string]any {
 func renderTypedef(f *File, td *Typedef) map[string]any {
 	m := map[string]any{"name": td.Name}
 	typeEntries(f, m, "typeId", "type", td.Type)
+	document(m, td.Doc)
 	annotate(m, td.Annotations)
 	return m
 }
 
 func renderStruct(f *File, s *Struct) map[string]any {
 	m := map[string]any{"name": s.Name, "isException": s.Kind == ExceptionKind, "isUnion": s.Kind == UnionKind}
+	document(m, s.Doc)
 	annotate(m, s.Annotations)
 	m["fields"] = each(s.Fields, func(fd *Field) map[string]any { return renderField(f, fd) })
 	return m
@@ -73,6 +86,7 @@ func renderStruct(f *File, s *Struct) map[string]any {
 func renderField(f *File, fd *Field) map[string]any {
 	m := map[string]any{"key": fd.ID, "name": fd.Name, "required": requiredName(fd.Required)}
 	typeEntries(f, m, "typeId", "type", fd.Type)
+	document(m, fd.Doc)
 	annotate(m, fd.Annotations)
 	if fd.Default != nil {
 		m["default"] = renderValue(fd.Default)
@@ -93,6 +107,7 @@ func requiredName(r Requiredness) string {
 func renderConst(f *File, c *Const) map[string]any {
 	m := map[string]any{"name": c.Name, "value": renderValue(c.Value)}
 	typeEntries(f, m, "typeId", "type", c.Type)
+	document(m, c.Doc)
 	return m
 }
 
@@ -101,10 +116,12 @@ func renderService(f *File, s *Service) map[string]any {
 	if s.Extends != nil {
 		m["extends"] = qualified(f, s.Extends.File, s.Extends.Name)
 	}
+	document(m, s.Doc)
 	annotate(m, s.Annotations)
 	m["functions"] = each(s.Functions, func(fn *Function) map[string]any {
 		fm := map[string]any{"name": fn.Name, "oneway": fn.Oneway}
 		typeEntries(f, fm, "returnTypeId", "returnType", fn.Return)
+		document(fm, fn.Doc)
 		annotate(fm, fn.Annotations)
 		fm["arguments"] = each(fn.Args.Fields, func(fd *Field) map[string]any { return renderField(f, fd) })
 		fm["exceptions"] = each(fn.Throws.Fields, func(fd *Field) map[string]any { return renderField(f, fd) })
