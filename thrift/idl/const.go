@@ -3,6 +3,7 @@ package idl
 import (
 	"math"
 	"strconv"
+	"strings"
 )
 
 // Value is a constant value checked against its Type: how to read it
@@ -100,6 +101,10 @@ func (r *resolver) count(at Pos) error {
 
 // ident resolves a name used as a value: an enum value or a constant.
 func (r *resolver) ident(tok token, t *Type, ctx string) (*Value, error) {
+	if ev := r.enumValue(tok.text, t); ev != nil {
+		v := &Value{Type: t.Resolved(), Int: int64(ev.Value), Enum: ev, Pos: tok.pos}
+		return r.fitRef(v, tok, t, ctx)
+	}
 	if ev := r.f.EnumValue(tok.text); ev != nil {
 		v := &Value{Type: ev.Enum.Ref, Int: int64(ev.Value), Enum: ev, Pos: tok.pos}
 		return r.fitRef(v, tok, t, ctx)
@@ -114,6 +119,24 @@ func (r *resolver) ident(tok token, t *Type, ctx string) (*Value, error) {
 		}
 	}
 	return r.fitRef(c.Value, tok, t, ctx)
+}
+
+// enumValue finds the value a dotted name gives an enum type: the enum's
+// value named by the last part of the name, whatever the prefix, as the
+// Apache compiler reads it (MyEnum1.ME2_2 is ME2_2 of the enum expected).
+func (r *resolver) enumValue(name string, t *Type) *EnumValue {
+	rt := t.Resolved()
+	dot := strings.LastIndexByte(name, '.')
+	if rt.Kind != EnumKind || dot < 0 {
+		return nil
+	}
+	if ev := r.f.EnumValue(name); ev != nil && ev.Enum == rt.Enum {
+		return ev
+	}
+	if r.f.Const(name) != nil {
+		return nil
+	}
+	return rt.Enum.Value(name[dot+1:])
 }
 
 func (r *resolver) fitRef(v *Value, tok token, t *Type, ctx string) (*Value, error) {
@@ -147,6 +170,9 @@ func (r *resolver) mapValue(raw *rawValue, t *Type, ctx string) (*Value, error) 
 	rt := t.Resolved()
 	if rt.Kind.IsStruct() {
 		return r.structValue(raw, t, ctx)
+	}
+	if (rt.Kind == ListKind || rt.Kind == SetKind) && len(raw.entries) == 0 {
+		return &Value{Type: t, Pos: raw.tok.pos}, nil // {} is an empty list to the Apache compiler too
 	}
 	if rt.Kind != MapKind {
 		return nil, errorf(raw.tok.pos, "%s: expected %s, found a map", ctx, t)

@@ -67,16 +67,15 @@ func (l *lexer) peekByte(i int) byte {
 	return 0
 }
 
-// advance moves past n bytes, keeping line and column.
+// advance moves past n bytes, keeping line and column (in runes: UTF-8
+// continuation bytes do not count).
 func (l *lexer) advance(n int) {
-	end := l.off + n
-	for l.off < end {
-		r, size := utf8.DecodeRuneInString(l.src[l.off:])
-		l.off += size
-		if r == '\n' {
+	for end := l.off + n; l.off < end; l.off++ {
+		switch c := l.src[l.off]; {
+		case c == '\n':
 			l.line++
 			l.col = 1
-		} else {
+		case c&0xC0 != 0x80:
 			l.col++
 		}
 	}

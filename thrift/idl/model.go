@@ -1,5 +1,7 @@
 package idl
 
+import "strings"
+
 // File is one parsed IDL file with everything it declares, its types
 // resolved. Included files are Files too, shared between the files that
 // include them.
@@ -109,12 +111,11 @@ func (f *File) EnumValue(name string) *EnumValue {
 
 // include splits prefix.rest when prefix names an included file.
 func (f *File) include(name string) (*File, string) {
-	for i := 0; i < len(name); i++ {
-		if name[i] == '.' {
-			return f.includes[name[:i]], name[i+1:]
-		}
+	prefix, rest, ok := strings.Cut(name, ".")
+	if !ok {
+		return nil, ""
 	}
-	return nil, ""
+	return f.includes[prefix], rest
 }
 
 // Typedef is `typedef Type Name`. Ref is the Type (Kind Typedef) that

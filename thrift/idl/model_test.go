@@ -263,7 +263,7 @@ const list<double> D = I
 const list<i32> I = [1, 2]
 const map<string, list<i64>> M = {"a": I}
 const P ORIGIN = {"x": 1}
-struct P { 1: double x }
+struct P { 1: double x, 2: set<i32> none = {} }
 `
 	f, err := Parse("refs.thrift", []byte(src), Options{})
 	if err != nil {
@@ -277,6 +277,9 @@ struct P { 1: double x }
 	}
 	if o := f.Const("ORIGIN").Value; o.Map[0].Value.Double != 1 {
 		t.Errorf("ORIGIN = %+v", o)
+	}
+	if none := f.Type("P").Struct.FieldByName("none").Default; none == nil || len(none.List) != 0 || none.Type.Kind != SetKind {
+		t.Errorf("{} for a set: %+v", none)
 	}
 }
 

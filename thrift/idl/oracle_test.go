@@ -122,12 +122,29 @@ func diff(path string, want, got any) []string {
 		}
 		return out
 	}
-	if !reflect.DeepEqual(want, got) {
+	if !reflect.DeepEqual(want, got) && !sameDouble(want, got) {
 		w, _ := json.Marshal(want)
 		g, _ := json.Marshal(got)
 		return []string{fmt.Sprintf("%s: thrift has %s, idl has %s", path, w, g)}
 	}
 	return nil
+}
+
+// sameDouble: a double constant written as an integer stays an integer
+// in the compiler's JSON, and becomes a double in the model; both print
+// the same with 15 digits.
+func sameDouble(want, got any) bool {
+	w, wok := want.(string)
+	g, gok := got.(string)
+	if !wok || !gok {
+		return false
+	}
+	_, werr := strconv.ParseInt(w, 10, 64)
+	_, gerr := strconv.ParseInt(g, 10, 64)
+	wf, werrf := strconv.ParseFloat(w, 64)
+	gf, gerrf := strconv.ParseFloat(g, 64)
+	return (werr != nil || gerr != nil) && werrf == nil && gerrf == nil &&
+		strconv.FormatFloat(wf, 'g', 15, 64) == strconv.FormatFloat(gf, 'g', 15, 64)
 }
 
 func diffMaps(path string, want, got map[string]any) []string {

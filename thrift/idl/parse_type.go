@@ -15,12 +15,9 @@ func (p *parser) fieldType() (*Type, error) {
 		if err := p.next(); err != nil {
 			return nil, err
 		}
-		name := kind.String()
-		typ := &Type{Kind: kind, Name: name, Pos: t.pos}
-		return p.typeAnnotations(typ)
+		return p.typeAnnotations(&Type{Kind: kind, Name: kind.String(), Pos: t.pos})
 	}
-	switch t.text {
-	case "list", "set", "map":
+	if _, ok := containerKinds[t.text]; ok {
 		return p.container(t)
 	}
 	if err := p.refuseLegacy(); err != nil {
@@ -41,7 +38,7 @@ func (p *parser) typeAnnotations(t *Type) (*Type, error) {
 // container parses map [cpp_type] <K, V>, set [cpp_type] <E> or
 // list <E> [cpp_type].
 func (p *parser) container(t token) (*Type, error) {
-	typ := &Type{Kind: map[string]Kind{"list": ListKind, "set": SetKind, "map": MapKind}[t.text], Name: t.text, Pos: t.pos}
+	typ := &Type{Kind: containerKinds[t.text], Name: t.text, Pos: t.pos}
 	if err := p.next(); err != nil {
 		return nil, err
 	}
@@ -75,6 +72,8 @@ func (p *parser) container(t token) (*Type, error) {
 	}
 	return p.typeAnnotations(typ)
 }
+
+var containerKinds = map[string]Kind{"list": ListKind, "set": SetKind, "map": MapKind}
 
 func (p *parser) cppType() (string, error) {
 	if !p.isWord("cpp_type") {

@@ -1,6 +1,9 @@
 package idl
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
 // parser reads one file's tokens into a File, by recursive descent over
 // the Apache compiler's grammar (thrifty.yy). Type names are left for
@@ -88,19 +91,10 @@ func (p *parser) name(what string, dotted bool) (token, error) {
 	if t.kind != tIdent || keywords[t.text] {
 		return t, p.expected(what)
 	}
-	if !dotted && containsDot(t.text) {
+	if !dotted && strings.Contains(t.text, ".") {
 		return t, errorf(t.pos, "expected %s, found %q: a declared name has no dots", what, t.text)
 	}
 	return t, p.next()
-}
-
-func containsDot(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] == '.' {
-			return true
-		}
-	}
-	return false
 }
 
 // keywords may not be used as names.

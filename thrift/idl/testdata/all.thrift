@@ -57,6 +57,7 @@ const string C_DQ = "double \"quoted\" \t tab\n"
 const string C_SQ = 'single \'quoted\' \\ backslash and "double" inside'
 const string C_PATH = "a/b/c"
 const binary C_BIN = "raw bytes"
+const string C_UTF8 = "中文 колбаса äöüß"
 const list<i32> C_LIST = [1, 2; 3 4,]
 const set<string> C_SET = ["a", "b"]
 const map<string, i32> C_MAP = {"one": 1, "two": 2; "three": 3}
@@ -119,6 +120,8 @@ struct Everything {
   38: Long long64 = C_I64
   39: Text text = C_DQ
   40: i32 xsd_field xsd_optional xsd_nillable
+  41: Status any_prefix = base.Color.PAUSED // only the last part names the value, as for the compiler
+  42: string utf8 = "ünïcödé" (note = "Umlauts äöü and 中文")
   32767: i32 max_id
 }
 
