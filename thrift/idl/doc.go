@@ -2,9 +2,10 @@
 // files with their namespaces and includes, typedefs, enums, structs,
 // unions, exceptions, constants with typed values, and services with their
 // functions. Every type reference in the model is a pointer to a resolved
-// Type; typedefs stay visible (Kind Typedef) and Type.Resolved looks
+// Type; typedefs stay visible (TypedefKind) and Type.Resolved looks
 // through them. Annotations, `(key = "value")`, are kept on every element
-// that can carry them.
+// that can carry them, and doc comments (/** ... */) on the elements the
+// Apache compiler gives them to.
 //
 // The grammar is that of the Apache compiler (thrifty.yy), including its
 // implicit negative field ids, `byte` as an alias of i8, `async` as an

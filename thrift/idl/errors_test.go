@@ -19,6 +19,7 @@ func TestErrors(t *testing.T) {
 		{"struct S { 1: i32 a } @", "bad.thrift:1:23: unexpected character '@'"},
 		{"struct S { 1: i32 é }", "bad.thrift:1:19: unexpected character 'é'"},
 		{"const string S = \"é\" x", "bad.thrift:1:22: expected a definition (const, typedef, enum, struct, union, exception or service), found \"x\""},
+		{"const i64 X = 0X1F", "bad.thrift:1:16: expected a definition (const, typedef, enum, struct, union, exception or service), found \"X1F\""},
 		{"const i64 X = 99999999999999999999", "bad.thrift:1:15: integer 99999999999999999999 out of range of i64"},
 		{"const i64 X = 0x10000000000000000", "bad.thrift:1:15: integer 0x10000000000000000 out of range of i64"},
 		// Syntax.

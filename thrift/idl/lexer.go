@@ -230,7 +230,7 @@ func (l *lexer) number(pos Pos) (token, error) {
 	if c := l.peekByte(0); c == '+' || c == '-' {
 		n++
 	}
-	if l.peekByte(n) == '0' && (l.peekByte(n+1) == 'x' || l.peekByte(n+1) == 'X') && isHex(l.peekByte(n+2)) {
+	if l.peekByte(n) == '0' && l.peekByte(n+1) == 'x' && isHex(l.peekByte(n+2)) {
 		return l.hex(pos, n)
 	}
 	digits := l.digits(n)
