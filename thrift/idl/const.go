@@ -209,7 +209,7 @@ func (r *resolver) structValue(raw *rawValue, t *Type, ctx string) (*Value, erro
 		if err != nil {
 			return nil, err
 		}
-		k := &Value{Type: literalString, String: key.text, Pos: key.pos}
+		k := &Value{Type: &Type{Kind: StringKind, Name: "string", Pos: key.pos}, String: key.text, Pos: key.pos}
 		v.Map = append(v.Map, &MapEntry{Key: k, Value: e, Field: f})
 	}
 	return v, nil

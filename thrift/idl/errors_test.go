@@ -54,6 +54,8 @@ func TestErrors(t *testing.T) {
 		{"struct S {\n  1: i32 a\n  1: i32 b\n}", "bad.thrift:3:3: field b of S: id 1 is already used by a at bad.thrift:2:3"},
 		{"struct S {\n  1: i32 a\n  2: i64 a\n}", "bad.thrift:3:3: field a of S: the name is already used at bad.thrift:2:3"},
 		{"typedef B A\ntypedef A B", "bad.thrift:1:1: typedef cycle: A -> B -> A"},
+		{"typedef list<A> A", "bad.thrift:1:1: typedef cycle: A -> A"},
+		{"typedef map<string, set<C>> B\ntypedef B C", "bad.thrift:1:1: typedef cycle: B -> C -> B"},
 		{"service S extends T {}", "bad.thrift:1:19: service S extends unknown service \"T\""},
 		{"service A extends B {}\nservice B extends A {}", "bad.thrift:1:1: service extends itself: A -> B -> A"},
 		{"service S { void f()\n void f() }", "bad.thrift:2:2: function f of S is already defined at bad.thrift:1:13"},
@@ -123,6 +125,7 @@ func TestIncludeErrors(t *testing.T) {
 		{"bad.thrift", "broken.thrift:1:8: expected the struct's name, found \"{\""},
 		{"uses.thrift", "uses.thrift:2:15: unknown type \"dup.Nope\""},
 		{"absent.thrift", "absent.thrift:1:1: cannot read absent.thrift: file does not exist"},
+		{"./sub/../a.thrift", "sub/c.thrift:1:1: include cycle: a.thrift -> b.thrift -> sub/c.thrift -> a.thrift"},
 	} {
 		_, err := ParseFile(tc.file, Options{FS: fsys, IncludePaths: []string{"inc"}})
 		checkError(t, tc.file, err, tc.want)

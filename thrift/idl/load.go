@@ -28,6 +28,7 @@ type Options struct {
 // ParseFile reads the file name from opts.FS and parses it with everything
 // it includes.
 func ParseFile(name string, opts Options) (*File, error) {
+	name = path.Clean(name)
 	l := newLoader(opts)
 	src, err := l.read(name, Pos{File: name, Line: 1, Col: 1})
 	if err != nil {

@@ -139,24 +139,45 @@ func (r *resolver) typedefs() error {
 		}
 		td.Type = t
 	}
+	seen := map[*Typedef]resolveState{}
 	for _, td := range r.f.Typedefs {
-		if err := r.typedefCycle(td); err != nil {
+		if err := typedefCycle(td, seen, nil); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (r *resolver) typedefCycle(td *Typedef) error {
-	chain := []string{td.Name}
-	for t := td.Type; t.Kind == TypedefKind; t = t.Typedef.Type {
-		chain = append(chain, t.Name)
-		if t.Typedef == td {
-			return errorf(td.Pos, "typedef cycle: %s", strings.Join(chain, " -> "))
+// typedefCycle refuses a typedef that holds itself, through other
+// typedefs (typedef B A, typedef A B) or containers (typedef list<A> A):
+// only structs may hold themselves.
+func typedefCycle(td *Typedef, seen map[*Typedef]resolveState, chain []string) error {
+	chain = append(chain, td.Name)
+	switch seen[td] {
+	case resolved:
+		return nil
+	case resolving:
+		return errorf(td.Pos, "typedef cycle: %s", strings.Join(chain, " -> "))
+	}
+	seen[td] = resolving
+	if err := typeCycle(td.Type, seen, chain); err != nil {
+		return err
+	}
+	seen[td] = resolved
+	return nil
+}
+
+func typeCycle(t *Type, seen map[*Typedef]resolveState, chain []string) error {
+	switch t.Kind {
+	case TypedefKind:
+		return typedefCycle(t.Typedef, seen, chain)
+	case MapKind:
+		if err := typeCycle(t.Key, seen, chain); err != nil {
+			return err
 		}
-		if len(chain) > len(r.f.Typedefs)+1 {
-			return nil // a cycle not through td: reported from its own typedef
-		}
+		fallthrough
+	case ListKind, SetKind:
+		return typeCycle(t.Elem, seen, chain)
 	}
 	return nil
 }
