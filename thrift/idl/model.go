@@ -118,7 +118,7 @@ func (f *File) include(name string) (*File, string) {
 	return f.includes[prefix], rest
 }
 
-// Typedef is `typedef Type Name`. Ref is the Type (Kind Typedef) that
+// Typedef is `typedef Type Name`. Ref is the Type (TypedefKind) that
 // fields naming the typedef point to.
 type Typedef struct {
 	Name        string
@@ -128,8 +128,6 @@ type Typedef struct {
 	Doc         string // the doc comment, /** ... */, cleaned up
 	Pos         Pos
 	Ref         *Type
-
-	state resolveState
 }
 
 // Enum is an enum declaration; its values keep their declaration order.
@@ -178,7 +176,7 @@ type EnumValue struct {
 // Struct is a struct, union or exception (Kind says which), or a
 // function's argument or throws list.
 type Struct struct {
-	Kind        Kind // Struct, Union or Exception
+	Kind        Kind // StructKind, UnionKind or ExceptionKind
 	Name        string
 	File        *File
 	Fields      []*Field // in declaration order
@@ -288,9 +286,9 @@ func (s *Service) Function(name string) *Function {
 	return nil
 }
 
-// Function is one function of a service. Return has Kind Void for void;
-// Args (named name_args) and Throws (name_throws) are Structs of Kind
-// Struct.
+// Function is one function of a service. Return has VoidKind for void;
+// Args (named name_args) and Throws (name_throws) are Structs of
+// StructKind.
 type Function struct {
 	Name        string
 	Service     *Service
