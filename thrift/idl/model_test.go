@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 func parseCorpus(t *testing.T, name string) *File {
@@ -314,5 +315,30 @@ func TestDocs(t *testing.T) {
 	}
 	if d := f.Type("Mood").Enum.Value("HAPPY").Doc; d != "Happy, with trailing blanks.\n" {
 		t.Errorf("enum value doc %q", d)
+	}
+}
+
+// TestIncludeSearch: an include is looked for next to the including file
+// first, then in the include paths in order; a leading / starts at the
+// root of the file system.
+func TestIncludeSearch(t *testing.T) {
+	fsys := fstest.MapFS{
+		"svc/main.thrift":   {Data: []byte("include \"common.thrift\"\ninclude \"/abs/root.thrift\"\nstruct M { 1: common.C c, 2: root.R r }")},
+		"svc/common.thrift": {Data: []byte("struct C { 1: i32 near }")},
+		"one/common.thrift": {Data: []byte("struct C { 1: i32 far }")},
+		"one/other.thrift":  {Data: []byte("struct O {}")},
+		"two/other.thrift":  {Data: []byte("struct O { 1: i32 second }")},
+		"abs/root.thrift":   {Data: []byte("include \"other.thrift\"\nstruct R { 1: other.O o }")},
+	}
+	f, err := ParseFile("svc/main.thrift", Options{FS: fsys, IncludePaths: []string{"one", "two"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := f.Includes[0].File.Path; p != "svc/common.thrift" {
+		t.Errorf("common.thrift found at %s, want next to main.thrift", p)
+	}
+	root := f.Includes[1].File
+	if root.Path != "abs/root.thrift" || root.Includes[0].File.Path != "one/other.thrift" {
+		t.Errorf("root at %s includes %s, want abs/root.thrift and one/other.thrift", root.Path, root.Includes[0].File.Path)
 	}
 }
