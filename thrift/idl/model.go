@@ -288,7 +288,9 @@ func (s *Service) Function(name string) *Function {
 
 // Function is one function of a service. Return has VoidKind for void;
 // Args (named name_args) and Throws (name_throws) are Structs of
-// StructKind.
+// StructKind. Result (name_result) is what a reply carries on the wire:
+// field 0 "success" of the Return type unless it is void, then the Throws
+// fields; it is nil for a oneway function, which has no reply.
 type Function struct {
 	Name        string
 	Service     *Service
@@ -296,6 +298,7 @@ type Function struct {
 	Return      *Type
 	Args        *Struct
 	Throws      *Struct
+	Result      *Struct
 	Annotations Annotations
 	Doc         string // the doc comment, /** ... */, cleaned up
 	Pos         Pos

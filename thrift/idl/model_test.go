@@ -215,6 +215,19 @@ func TestServices(t *testing.T) {
 	if len(echo.Throws.Fields) != 3 || echo.Throws.Fields[2].Type.Struct.Name != "NotFound" {
 		t.Errorf("echo throws %v", echo.Throws.Fields)
 	}
+	var result []string
+	for _, fd := range echo.Result.Fields {
+		result = append(result, fmt.Sprintf("%d:%s:%s:%v", fd.ID, fd.Name, fd.Type, fd.Required))
+	}
+	if got := strings.Join(result, " "); echo.Result.Name != "echo_result" || got != "0:success:Everything:optional 1:failure:Failure:optional 2:other:Other:optional 3:nf:NotFound:optional" {
+		t.Errorf("%s: %s", echo.Result.Name, got)
+	}
+	if r := every.Function("nothing").Result; len(r.Fields) != 0 {
+		t.Errorf("void function's result has %d fields", len(r.Fields))
+	}
+	if fire.Result != nil {
+		t.Error("oneway function has a result")
+	}
 	many := every.Function("many")
 	if many.Args.FieldByName("filter").Required != Default || many.Args.FieldByName("count").Required != Required {
 		t.Error("optional in arguments is not ignored, or required lost")

@@ -74,7 +74,27 @@ func (r *resolver) function(fn *Function) error {
 	if err := r.fields(fn.Throws); err != nil {
 		return err
 	}
-	return checkFunction(fn)
+	if err := checkFunction(fn); err != nil {
+		return err
+	}
+	fn.Result = result(fn)
+	return nil
+}
+
+// result builds the struct of a function's reply.
+func result(fn *Function) *Struct {
+	if fn.Oneway {
+		return nil
+	}
+	s := &Struct{Kind: StructKind, Name: fn.Name + "_result", File: fn.Args.File, Pos: fn.Pos}
+	if fn.Return.Kind != VoidKind {
+		s.Fields = append(s.Fields, &Field{Name: "success", Type: fn.Return, Required: Optional, Pos: fn.Pos})
+	}
+	for _, f := range fn.Throws.Fields {
+		s.Fields = append(s.Fields, &Field{ID: f.ID, Implicit: f.Implicit, Name: f.Name, Type: f.Type, Required: Optional, Annotations: f.Annotations, Doc: f.Doc, Pos: f.Pos})
+	}
+	s.Ref = &Type{Kind: StructKind, Name: s.Name, File: s.File, Struct: s, Pos: s.Pos}
+	return s
 }
 
 func checkFunction(fn *Function) error {
