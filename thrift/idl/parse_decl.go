@@ -2,6 +2,7 @@ package idl
 
 import "math"
 
+// constDef parses const Type NAME = value.
 func (p *parser) constDef() error {
 	c := &Const{File: p.file, Doc: p.doc, Pos: p.tok.pos}
 	if err := p.next(); err != nil {
@@ -26,6 +27,7 @@ func (p *parser) constDef() error {
 	return nil
 }
 
+// typedef parses typedef Type Name [annotations].
 func (p *parser) typedef() error {
 	td := &Typedef{File: p.file, Doc: p.doc, Pos: p.tok.pos}
 	if err := p.next(); err != nil {
@@ -48,6 +50,7 @@ func (p *parser) typedef() error {
 	return nil
 }
 
+// enum parses enum Name { values } [annotations].
 func (p *parser) enum() error {
 	e := &Enum{File: p.file, Doc: p.doc, Pos: p.tok.pos}
 	if err := p.next(); err != nil {
@@ -82,6 +85,8 @@ func (p *parser) enum() error {
 	return nil
 }
 
+// enumValue parses NAME [= integer] [annotations] [,|;]; next is the
+// value an implicit one takes.
 func (p *parser) enumValue(next int64) (*EnumValue, error) {
 	doc := p.lx.docs.take()
 	name, err := p.name("an enum value's name or \"}\"", false)
@@ -112,6 +117,8 @@ func (p *parser) enumValue(next int64) (*EnumValue, error) {
 	return v, p.separator()
 }
 
+// structDef parses struct|union Name [xsd_all] { fields } [annotations],
+// or exception Name { fields } [annotations].
 func (p *parser) structDef(kind Kind) error {
 	s := &Struct{Kind: kind, File: p.file, Doc: p.doc, Pos: p.tok.pos}
 	if err := p.next(); err != nil {
@@ -218,6 +225,7 @@ func (p *parser) fieldID(f *Field, implicit *int64) error {
 	return nil
 }
 
+// requiredness parses an optional required or optional.
 func (p *parser) requiredness(f *Field) error {
 	switch {
 	case p.isWord("required"):

@@ -27,6 +27,8 @@ func (p *parser) headers() error {
 	}
 }
 
+// refuseLegacy names the declarations the Apache compiler no longer
+// takes, and what replaces them.
 func (p *parser) refuseLegacy() error {
 	if p.tok.kind == tIdent {
 		if use, ok := legacy[p.tok.text]; ok {
@@ -36,6 +38,7 @@ func (p *parser) refuseLegacy() error {
 	return nil
 }
 
+// include parses include "path".
 func (p *parser) include() error {
 	pos := p.tok.pos
 	if err := p.next(); err != nil {
@@ -49,6 +52,7 @@ func (p *parser) include() error {
 	return p.next()
 }
 
+// cppInclude parses cpp_include "path".
 func (p *parser) cppInclude() error {
 	if err := p.next(); err != nil {
 		return err
@@ -61,6 +65,7 @@ func (p *parser) cppInclude() error {
 	return p.next()
 }
 
+// namespace parses namespace scope|* name [annotations].
 func (p *parser) namespace() error {
 	ns := &Namespace{Pos: p.tok.pos}
 	if err := p.next(); err != nil {

@@ -1,5 +1,6 @@
 package idl
 
+// service parses service Name [extends Name] { functions } [annotations].
 func (p *parser) service() error {
 	s := &Service{File: p.file, Doc: p.doc, Pos: p.tok.pos}
 	if err := p.next(); err != nil {
@@ -83,6 +84,7 @@ func (p *parser) function() (*Function, error) {
 	return fn, p.separator()
 }
 
+// argList parses ( fields ): a function's arguments or throws.
 func (p *parser) argList(fn *Function, suffix string) (*Struct, error) {
 	s := &Struct{Kind: StructKind, Name: fn.Name + suffix, File: p.file, Pos: p.tok.pos}
 	if err := p.symbol("("); err != nil {
