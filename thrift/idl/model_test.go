@@ -131,6 +131,15 @@ func TestAnnotations(t *testing.T) {
 	if shared.Namespaces[1].Annotations[0].Value != "kept" {
 		t.Error("namespace annotation lost")
 	}
+	// The compiler's JSON never shows a base type's annotations, so the
+	// oracle cannot check them.
+	g, err := Parse("base.thrift", []byte(`struct S { 1: i64 (js.conv = "string") id }`), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := g.Structs[0].Fields[0].Type.Annotations.Get("js.conv"); v != "string" {
+		t.Errorf("base type annotation %q", v)
+	}
 	repeated := Annotations{{Key: "k", Value: "a"}, {Key: "k", Value: "b"}}
 	if v, _ := repeated.Get("k"); v != "b" || repeated.Map()["k"] != "b" {
 		t.Error("a repeated key does not take its last value")
