@@ -8,7 +8,8 @@
 // Serve(ctx) listens and serves until ctx ends, then shuts down gracefully:
 // health turns NOT_SERVING first (readiness probes and health watchers see
 // it), in-flight calls drain for up to ShutdownTimeout, and whatever is left
-// is stopped. Callers map signals to ctx, for instance with
+// is stopped. Reflection streams that wait idle for their client's next
+// request end at once, so tools that keep one open do not hold the drain. Callers map signals to ctx, for instance with
 // signal.NotifyContext.
 //
 //	srv, err := server.New(server.Options{Addr: ":50051", AdminAddr: ":9090"})

@@ -97,8 +97,10 @@ func (s *Server) drainDelay() {
 func (s *Server) Stop() { s.forceOnce.Do(func() { close(s.forced) }) }
 
 // drainCalls waits up to ShutdownTimeout for in-flight calls (or until
-// Stop), then stops the server, cancelling what is left.
+// Stop), then stops the server, cancelling what is left. Idle reflection
+// streams end at once (see idleEnded).
 func (s *Server) drainCalls() {
+	close(s.draining)
 	done := make(chan struct{})
 	go func() {
 		s.grpc.GracefulStop()

@@ -26,6 +26,7 @@ type Server struct {
 
 	forceOnce sync.Once
 	forced    chan struct{} // closed by Stop
+	draining  chan struct{} // closed when in-flight calls start to drain
 
 	mu       sync.Mutex
 	lis      net.Listener
@@ -40,7 +41,8 @@ func New(opts Options) (*Server, error) {
 	if err := opts.validate(); err != nil {
 		return nil, err
 	}
-	s := &Server{opts: opts, logger: opts.Logger, health: newHealthService(), forced: make(chan struct{})}
+	s := &Server{opts: opts, logger: opts.Logger, health: newHealthService(),
+		forced: make(chan struct{}), draining: make(chan struct{})}
 	if !opts.NoMetrics {
 		s.metrics = interceptor.NewMetrics(interceptor.MetricsOptions{})
 	}
@@ -68,6 +70,9 @@ func (s *Server) serverOptions() []grpc.ServerOption {
 			Time: o.KeepaliveTime, Timeout: o.KeepaliveTimeout, MaxConnectionIdle: o.MaxConnectionIdle,
 			MaxConnectionAge: o.MaxConnectionAge, MaxConnectionAgeGrace: o.MaxConnectionAgeGrace,
 		}))
+	if !o.NoReflection {
+		out = append(out, grpc.ChainStreamInterceptor(s.endIdleStreams))
+	}
 	if o.MaxSendMsgSize > 0 {
 		out = append(out, grpc.MaxSendMsgSize(o.MaxSendMsgSize))
 	}

@@ -10,6 +10,7 @@ import (
 	"google.golang.org/grpc/codes"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	testgrpc "google.golang.org/grpc/interop/grpc_testing"
+	rpb "google.golang.org/grpc/reflection/grpc_reflection_v1"
 	"google.golang.org/grpc/status"
 )
 
@@ -118,4 +119,36 @@ func TestDrainDelay(t *testing.T) {
 		t.Errorf("new call during the drain delay: %v", err)
 	}
 	notReturned(t, r, "during the drain delay")
+}
+
+// TestIdleReflectionStreamDoesNotHoldDrain: a client that keeps its
+// reflection stream open, as tools do between requests, does not make the
+// drain wait for ShutdownTimeout: the stream ends UNAVAILABLE once the
+// drain begins, and Serve returns.
+func TestIdleReflectionStreamDoesNotHoldDrain(t *testing.T) {
+	r := start(t, server.Options{ShutdownTimeout: time.Minute}, registerEcho)
+	stream, err := rpb.NewServerReflectionClient(r.conn).ServerReflectionInfo(testContext(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	list := &rpb.ServerReflectionRequest{MessageRequest: &rpb.ServerReflectionRequest_ListServices{ListServices: "*"}}
+	if err := stream.Send(list); err != nil {
+		t.Fatal(err)
+	}
+	if resp, err := stream.Recv(); err != nil || len(resp.GetListServicesResponse().GetService()) == 0 {
+		t.Fatalf("reflection answer %v, %v", resp, err)
+	}
+	r.cancel()
+	select {
+	case err := <-r.done:
+		r.done <- err // for the cleanup's wait
+		if err != nil {
+			t.Fatalf("Serve: %v", err)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("Serve still draining 15s after the shutdown began, with an idle reflection stream open")
+	}
+	if _, err := stream.Recv(); status.Code(err) != codes.Unavailable {
+		t.Errorf("reflection stream after the drain: %v, want UNAVAILABLE", err)
+	}
 }
