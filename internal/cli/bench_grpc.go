@@ -78,6 +78,10 @@ func (f *grpcBenchFlags) target(cmd *cobra.Command, stdio Stdio, target, method 
 		cleanup()
 		return nil, nil, nil, err
 	}
+	// The requests are encoded (or their template parsed): the load test
+	// needs no more of the schema, and an open reflection stream would
+	// hold up the server's drain.
+	s.endSchema()
 	if t.method.IsStreamingServer() || t.method.IsStreamingClient() {
 		bf.extraTitle = "Stream messages (time since the previous one)"
 	}

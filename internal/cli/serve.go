@@ -32,7 +32,8 @@ reflection (v1 and v1alpha).
 The admin listener serves /metrics, /healthz, /readyz and, with --pprof,
 /debug/pprof/. On SIGTERM or SIGINT, health goes NOT_SERVING, the server
 waits --drain-delay for load balancers to notice, then drains in-flight
-calls for at most --drain-timeout and stops.`,
+calls for at most --drain-timeout and stops; idle reflection streams, which
+tools keep open, are ended rather than waited for.`,
 		Example: `  rpckit serve
   rpckit serve --listen 127.0.0.1:50051 --admin 127.0.0.1:9090 --catalogue 200000
   rpckit health --plaintext 127.0.0.1:50051 rpckit.ranking.v1.RankingService`,

@@ -12,11 +12,14 @@ type session struct {
 	conn   *invoke.Conn
 	source schema.Source
 	close  func()
+	// endSchema ends what the schema source holds open on the server (the
+	// reflection stream), for commands done asking it; close does it too.
+	endSchema func()
 }
 
 // open dials target (when not empty) and builds the schema source.
 func open(ctx context.Context, target string, cf *connFlags, sf *schemaFlags) (*session, error) {
-	s := &session{close: func() {}}
+	s := &session{close: func() {}, endSchema: func() {}}
 	if target != "" {
 		conn, err := cf.dial(ctx, target)
 		if err != nil {
@@ -30,7 +33,7 @@ func open(ctx context.Context, target string, cf *connFlags, sf *schemaFlags) (*
 		s.close()
 		return nil, err
 	}
-	s.source = src
+	s.source, s.endSchema = src, cleanup
 	connClose := s.close
 	s.close = func() { cleanup(); connClose() }
 	return s, nil
