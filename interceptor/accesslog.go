@@ -17,7 +17,8 @@ import (
 
 // Access log lines are "finished call" records with go-grpc-middleware's
 // field names: grpc.service, grpc.method, grpc.code, peer.address, plus
-// grpc.duration (a slog duration: nanoseconds in JSON, "1.2ms" in text),
+// grpc.duration (a Go duration string such as "1.234ms", in JSON as in
+// text, where slog's own durations are nanoseconds in JSON),
 // request_id when the request-id interceptor runs first, and grpc.error
 // for failures. They are built here rather than by go-grpc-middleware's
 // logging interceptor, which measured several microseconds per call (it
@@ -87,7 +88,7 @@ func (a *accessLog) call(ctx context.Context, fullMethod string, st *status.Stat
 	r := slog.NewRecord(end, level, "finished call", 0)
 	r.AddAttrs(
 		slog.String("grpc.code", code.String()),
-		slog.Duration("grpc.duration", end.Sub(start)),
+		slog.String("grpc.duration", end.Sub(start).String()),
 	)
 	if p, ok := peer.FromContext(ctx); ok && p.Addr != nil {
 		r.AddAttrs(slog.String("peer.address", peerAddrs.text(p.Addr)))

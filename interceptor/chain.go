@@ -14,6 +14,9 @@ type ServerChainOptions struct {
 	// Logger receives the access log and recovered panics; nil means
 	// slog.Default. Its handler is wrapped with NewLogHandler.
 	Logger *slog.Logger
+	// AccessLogger, when set, receives the access log instead of Logger
+	// (a file of its own, say); its handler is wrapped the same way.
+	AccessLogger *slog.Logger
 	// Metrics, when set, counts and times every call.
 	Metrics *Metrics
 	// MaxDeadline, when positive, caps every call's deadline.
@@ -45,7 +48,7 @@ func ServerChain(opts ServerChainOptions) []grpc.ServerOption {
 		stream = append(stream, opts.Metrics.StreamServer())
 	}
 	if !opts.NoAccessLog {
-		stream = append(stream, StreamServerAccessLog(l))
+		stream = append(stream, StreamServerAccessLog(opts.accessLogger(l)))
 	}
 	stream = append(stream, StreamServerRecovery(l))
 	if opts.MaxDeadline > 0 {
@@ -59,6 +62,14 @@ func ServerChain(opts ServerChainOptions) []grpc.ServerOption {
 		out = append(out, grpc.StatsHandler(TracingServerHandler()))
 	}
 	return out
+}
+
+// accessLogger is the logger of the access log: AccessLogger, or l.
+func (o ServerChainOptions) accessLogger(l *slog.Logger) *slog.Logger {
+	if o.AccessLogger != nil {
+		return o.AccessLogger
+	}
+	return l
 }
 
 // unaryChain is the standard unary server chain as one interceptor:
@@ -81,7 +92,7 @@ func UnaryServerChain(opts ServerChainOptions) grpc.UnaryServerInterceptor {
 func unaryChainOf(opts ServerChainOptions, l *slog.Logger) grpc.UnaryServerInterceptor {
 	c := &unaryChain{metrics: opts.Metrics, recovery: UnaryServerRecovery(l), maxDeadline: opts.MaxDeadline}
 	if !opts.NoAccessLog {
-		c.log = newAccessLog(l)
+		c.log = newAccessLog(opts.accessLogger(l))
 	}
 	return c.intercept
 }

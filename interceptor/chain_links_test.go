@@ -115,7 +115,7 @@ func normalLines(t *testing.T, b *logBuffer) []string {
 	var out []string
 	for _, rec := range b.lines(t) {
 		rec["time"] = "T"
-		if _, ok := rec["grpc.duration"].(float64); ok {
+		if _, ok := rec["grpc.duration"].(string); ok {
 			rec["grpc.duration"] = "D"
 		}
 		if p, ok := rec["peer.address"].(string); ok && regexp.MustCompile(`^127\.0\.0\.1:\d+$`).MatchString(p) {
