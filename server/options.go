@@ -33,6 +33,8 @@ type Options struct {
 	// Logger receives the access log, recovered panics and lifecycle
 	// events; nil means slog.Default.
 	Logger *slog.Logger
+	// AccessLogger, when set, receives the access log instead of Logger.
+	AccessLogger *slog.Logger
 
 	// MaxRecvMsgSize and MaxSendMsgSize bound message sizes in bytes; zero
 	// means DefaultMaxRecvMsgSize and grpc-go's unlimited send size.

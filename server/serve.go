@@ -65,8 +65,8 @@ func (s *Server) Run(ctx context.Context) error { return s.Serve(ctx) }
 
 // shutdown drains the server in the order load balancers need.
 func (s *Server) shutdown(admin *http.Server) {
-	s.logger.Info("server: shutting down", slog.Duration("drain_delay", s.opts.DrainDelay),
-		slog.Duration("timeout", s.opts.ShutdownTimeout))
+	s.logger.Info("server: shutting down", slog.String("drain_delay", s.opts.DrainDelay.String()),
+		slog.String("timeout", s.opts.ShutdownTimeout.String()))
 	s.health.drain()
 	s.drainDelay()
 	s.drainCalls()

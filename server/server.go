@@ -58,7 +58,7 @@ func New(opts Options) (*Server, error) {
 func (s *Server) serverOptions() []grpc.ServerOption {
 	o := s.opts
 	out := interceptor.ServerChain(interceptor.ServerChainOptions{
-		Logger: o.Logger, Metrics: s.metrics, MaxDeadline: o.MaxDeadline,
+		Logger: o.Logger, AccessLogger: o.AccessLogger, Metrics: s.metrics, MaxDeadline: o.MaxDeadline,
 		Tracing: o.Tracing, NoAccessLog: o.NoAccessLog, Unary: o.Unary, Stream: o.Stream,
 	})
 	out = append(out,
