@@ -26,6 +26,7 @@ type call struct {
 	route *Route
 	w     http.ResponseWriter
 	r     *http.Request
+	code  codes.Code // the call's outcome, for the access log
 }
 
 func (c *call) run(vars map[string]string) {
@@ -225,10 +226,12 @@ func (c *call) responseField(msg []byte) ([]byte, error) {
 func (c *call) fail(err error) {
 	var tooBig errTooLarge
 	if errors.As(err, &tooBig) {
+		c.code = codes.ResourceExhausted
 		writeRoutingError(c.w, http.StatusRequestEntityTooLarge, tooBig.Error())
 		return
 	}
 	st := status.Convert(err)
+	c.code = st.Code()
 	body, jerr := invoke.StatusJSON(c.st.codec, st)
 	if jerr != nil {
 		body, _ = json.Marshal(map[string]any{"code": st.Code(), "message": st.Message()})

@@ -194,36 +194,39 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if mode, ok := grpcWebMode(r); ok {
 		route, code := g.serveGRPCWeb(st, rec, r, mode)
-		g.done(r, route, protocolGRPCWeb, code.String(), rec.status, start)
+		g.done(r, route, protocolGRPCWeb, code.String(), code, rec.status, start)
 		return
 	}
-	route := g.serve(st, rec, r)
-	g.done(r, route, protocolREST, strconv.Itoa(rec.status), rec.status, start)
+	route, code := g.serve(st, rec, r)
+	g.done(r, route, protocolREST, strconv.Itoa(rec.status), code, rec.status, start)
 }
 
-// done records a finished request in the metrics and the access log.
-func (g *Gateway) done(r *http.Request, route *Route, protocol, code string, httpStatus int, start time.Time) {
+// done records a finished request in the metrics, labelled metricCode,
+// and in the access log with its gRPC code.
+func (g *Gateway) done(r *http.Request, route *Route, protocol, metricCode string, code codes.Code, httpStatus int, start time.Time) {
 	d := time.Since(start)
 	if g.metrics != nil {
-		g.metrics.observe(route, protocol, code, d)
+		g.metrics.observe(route, protocol, metricCode, d)
 	}
-	g.logAccess(r, httpStatus, code, route, d)
+	g.logAccess(r, httpStatus, code.String(), route, d)
 }
 
-func (g *Gateway) serve(st *state, w http.ResponseWriter, r *http.Request) *Route {
+// serve answers a REST request and returns its route (nil when none
+// matched) and its gRPC code.
+func (g *Gateway) serve(st *state, w http.ResponseWriter, r *http.Request) (*Route, codes.Code) {
 	route, vars, code, allowed := st.router.match(r.Method, r.URL.EscapedPath())
 	switch code {
 	case http.StatusNotFound:
 		writeRoutingError(w, code, fmt.Sprintf("no route for %s %s", r.Method, r.URL.Path))
-		return nil
+		return nil, codes.NotFound
 	case http.StatusMethodNotAllowed:
 		w.Header().Set("Allow", strings.Join(allowed, ", "))
 		writeRoutingError(w, code, fmt.Sprintf("%s %s: method not allowed (allowed: %s)", r.Method, r.URL.Path, strings.Join(allowed, ", ")))
-		return nil
+		return nil, codes.Unimplemented
 	}
 	c := &call{g: g, st: st, route: route, w: w, r: r}
 	c.run(vars)
-	return route
+	return route, c.code
 }
 
 func (g *Gateway) logAccess(r *http.Request, status int, code string, route *Route, d time.Duration) {
@@ -237,7 +240,7 @@ func (g *Gateway) logAccess(r *http.Request, status int, code string, route *Rou
 	g.opts.Logger.LogAttrs(r.Context(), slog.LevelInfo, "request",
 		slog.String("http_method", r.Method), slog.String("path", r.URL.Path),
 		slog.Int("status", status), slog.String("code", code), slog.String("grpc_method", method),
-		slog.Duration("duration", d), slog.String("peer", r.RemoteAddr),
+		slog.String("duration", d.String()), slog.String("peer", r.RemoteAddr),
 		slog.String("request_id", r.Header.Get("X-Request-Id")))
 }
 

@@ -116,6 +116,7 @@ func (c *call) relay(st *invoke.Stream, sendErr <-chan error) {
 
 func (c *call) streamFail(out *streamWriter, err error) {
 	st := status.Convert(err)
+	c.code = st.Code()
 	js, jerr := invoke.StatusJSON(c.st.codec, st)
 	if jerr != nil {
 		js = fmt.Appendf(nil, `{"code":%d,"message":%q}`, st.Code(), st.Message())
