@@ -2,7 +2,10 @@ package cli
 
 import (
 	"crypto/tls"
+	"fmt"
+	"io"
 	"log/slog"
+	"os"
 	"time"
 
 	"github.com/rpckit/rpckit/examples/ranking"
@@ -11,12 +14,13 @@ import (
 )
 
 type serveFlags struct {
-	srv      server.Options
-	model    ranking.Options
-	certFile string
-	keyFile  string
-	logLevel string
-	logText  bool
+	srv       server.Options
+	model     ranking.Options
+	certFile  string
+	keyFile   string
+	logLevel  string
+	logText   bool
+	accessLog string
 }
 
 func newServeCmd(stdio Stdio) *cobra.Command {
@@ -25,7 +29,8 @@ func newServeCmd(stdio Stdio) *cobra.Command {
 		Use:   "serve [ranking]",
 		Short: "Run the real-time ranking service with the full runtime",
 		Long: `Run rpckit.ranking.v1.RankingService, the built-in target of bench, gateway
-and demo, on the rpckit runtime: request ids, access log (JSON on stderr),
+and demo, on the rpckit runtime: request ids, access log (a JSON line per
+call, on stderr unless --access-log sends it to a file or turns it off),
 recovery, Prometheus metrics, a deadline cap, grpc.health.v1 and server
 reflection (v1 and v1alpha).
 
@@ -36,6 +41,7 @@ calls for at most --drain-timeout and stops; idle reflection streams, which
 tools keep open, are ended rather than waited for.`,
 		Example: `  rpckit serve
   rpckit serve --listen 127.0.0.1:50051 --admin 127.0.0.1:9090 --catalogue 200000
+  rpckit serve --access-log access.log &
   rpckit health --plaintext 127.0.0.1:50051 rpckit.ranking.v1.RankingService`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if err := argsBetween(0, 1)(cmd, args); err != nil {
@@ -57,7 +63,8 @@ tools keep open, are ended rather than waited for.`,
 	fs.DurationVar(&f.srv.ShutdownTimeout, "drain-timeout", 5*time.Second, "how long in-flight calls may run after SIGTERM")
 	fs.DurationVar(&f.srv.DrainDelay, "drain-delay", 0, "how long health says NOT_SERVING before draining starts")
 	fs.DurationVar(&f.srv.MaxDeadline, "max-deadline", 30*time.Second, "cap on every call's deadline (0: none)")
-	fs.BoolVar(&f.srv.NoAccessLog, "no-access-log", false, "no access log line per call")
+	fs.StringVar(&f.accessLog, "access-log", "stderr", "where the access log line of each call goes: stderr, a `file` (appended to) or off")
+	fs.BoolVar(&f.srv.NoAccessLog, "no-access-log", false, "no access log line per call (--access-log off)")
 	fs.StringVar(&f.certFile, "cert", "", "serve TLS with this certificate `file` (PEM)")
 	fs.StringVar(&f.keyFile, "key", "", "the private key `file` of --cert (PEM)")
 	fs.StringVar(&f.logLevel, "log-level", "info", "log `level`: debug, info, warn or error")
@@ -77,6 +84,11 @@ func runServe(cmd *cobra.Command, stdio Stdio, f *serveFlags) error {
 	}
 	opts := f.srv
 	opts.Logger = logger
+	accessLog, closeAccess, err := f.openAccessLog(&opts)
+	if err != nil {
+		return err
+	}
+	defer closeAccess()
 	if opts.TLS, err = serverTLS(f.certFile, f.keyFile); err != nil {
 		return err
 	}
@@ -93,20 +105,57 @@ func runServe(cmd *cobra.Command, stdio Stdio, f *serveFlags) error {
 	svc.Register(srv)
 	logger.Info("rpckit serve: ranking", slog.String("service", ranking.ServiceName),
 		slog.Int("catalogue", model.CatalogueSize), slog.Int("embedding_dim", model.EmbeddingDim))
+	logger.Info(logPlaces(accessLog), slog.String("access_log", accessLog))
 	return srv.Serve(cmd.Context())
+}
+
+// openAccessLog points opts' access log where --access-log says, and
+// returns that place (stderr, off or the file) and how to close it.
+func (f *serveFlags) openAccessLog(opts *server.Options) (string, func(), error) {
+	switch {
+	case opts.NoAccessLog || f.accessLog == "off":
+		opts.NoAccessLog = true
+		return "off", func() {}, nil
+	case f.accessLog == "stderr" || f.accessLog == "":
+		return "stderr", func() {}, nil
+	}
+	file, err := os.OpenFile(f.accessLog, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return "", nil, fmt.Errorf("--access-log: %w", err)
+	}
+	// The level was checked by newLogger.
+	opts.AccessLogger, _ = newLoggerTo(file, f.logLevel, f.logText)
+	return f.accessLog, func() { file.Close() }, nil
+}
+
+// logPlaces says where serve's logs go, first thing, so that a terminal
+// filling with access log lines tells how to stop it.
+func logPlaces(accessLog string) string {
+	switch accessLog {
+	case "stderr":
+		return "rpckit serve: logging on stderr, the access log too (a line per call; --access-log FILE or off to change that)"
+	case "off":
+		return "rpckit serve: logging on stderr, no access log"
+	}
+	return "rpckit serve: logging on stderr, the access log to " + accessLog
 }
 
 // newLogger makes the slog logger of a long-running command, on stderr.
 func newLogger(stdio Stdio, level string, text bool) (*slog.Logger, error) {
+	return newLoggerTo(stdio.Err, level, text)
+}
+
+// newLoggerTo makes a logger writing to w at level, as text or JSON.
+func newLoggerTo(w io.Writer, level string, text bool) (*slog.Logger, error) {
 	var l slog.Level
 	if err := l.UnmarshalText([]byte(level)); err != nil {
 		return nil, usagef("--log-level %q: want debug, info, warn or error", level)
 	}
 	hopts := &slog.HandlerOptions{Level: l}
 	if text {
-		return slog.New(slog.NewTextHandler(stdio.Err, hopts)), nil
+		return slog.New(slog.NewTextHandler(w, hopts)), nil
 	}
-	return slog.New(slog.NewJSONHandler(stdio.Err, hopts)), nil
+	return slog.New(slog.NewJSONHandler(w, hopts)), nil
 }
 
 // serverTLS loads a certificate pair, or returns nil for plaintext.
