@@ -1,11 +1,13 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"time"
 
 	"github.com/rpckit/rpckit/examples/ranking"
@@ -33,7 +35,11 @@ without keep-alive (a new connection per request). Each load test runs as
 'rpckit bench' in a process of its own, so its CPU time is the client's.
 
 The table compares the transports at the highest rate all of them sustained,
-and gives each one's capacity under the SLO p99 < 200 ms and errors < 0.1%.
+and gives each one's capacity under the SLO p99 < 200 ms and errors < 0.1%;
+below it, each one's calls and errors over the whole ramp, and a warning when
+the machine was busy (a load average above its cores before or after the load
+tests, or a client that started calls late). Each load test's 'rpckit bench'
+command is printed as it starts: run it again to repeat that test.
 The results (JSON, one file per transport) and an HTML report with the plots
 go to --out.`,
 		Example: `  rpckit demo
@@ -96,25 +102,38 @@ func tour(cmd *cobra.Command, stdio Stdio, f *demoFlags, plan demoPlan, slo repo
 	fmt.Fprintf(stdio.Out, "Load: Rank with %d candidates at %s calls/s in %d steps of %s after a %s warm-up, open loop, per transport:\n",
 		plan.candidates, plan.rate, plan.steps, plan.step, plan.warmup)
 	runs := demoRuns(svc, plan)
+	machine := demoMachine{cores: runtime.NumCPU(), loadStart: loadAverage()}
+	if err := runAll(ctx, stdio, runs, plan, f.out, svc); err != nil {
+		return err
+	}
+	machine.loadEnd = loadAverage()
+	fmt.Fprintln(stdio.Out)
+	if err := writeDemoTable(stdio.Out, plan, runs, slo); err != nil {
+		return err
+	}
+	writeDemoErrors(stdio.Out, runs)
+	writeBusyWarning(stdio.Out, busyWarnings(machine, runs))
+	path, err := writeDemoHTML(f.out, plan, runs, slo)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdio.Out, "\nResults: %s\nReport:  %s\n", f.out, path)
+	return nil
+}
+
+// runAll runs each transport's load test in turn, on an idle service,
+// printing first the bench command it runs.
+func runAll(ctx context.Context, stdio Stdio, runs []*demoRun, plan demoPlan, dir string, svc *demoServices) error {
 	var progress io.Writer
 	if isTerminal(stdio.Err) {
 		progress = stdio.Err
 	}
 	for _, r := range runs {
 		svc.waitIdle(ctx, 15*time.Second)
-		fmt.Fprintf(stdio.Out, "  %s: rpckit bench %s\n", r.Name, shellJoin(r.Args))
-		if err := r.run(ctx, plan, f.out, progress); err != nil {
+		fmt.Fprintf(stdio.Out, "  %s: %s\n", r.Name, r.benchLine(plan, dir))
+		if err := r.run(ctx, plan, dir, progress); err != nil {
 			return err
 		}
 	}
-	fmt.Fprintln(stdio.Out)
-	if err := writeDemoTable(stdio.Out, plan, runs, slo); err != nil {
-		return err
-	}
-	path, err := writeDemoHTML(f.out, plan, runs, slo)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stdio.Out, "\nResults: %s\nReport:  %s\n", f.out, path)
 	return nil
 }

@@ -106,17 +106,27 @@ func benchChild(ctx context.Context, args []string, progress io.Writer) error {
 	return nil
 }
 
+// benchArgs are the arguments of r's bench, its JSON result going into
+// dir: what the demo prints and what it runs.
+func (r *demoRun) benchArgs(plan demoPlan, dir string) []string {
+	return append(append(plan.args(), "-o", filepath.Join(dir, r.File)), r.Args...)
+}
+
+// benchLine is r's bench as a shell command line.
+func (r *demoRun) benchLine(plan demoPlan, dir string) string {
+	return "rpckit bench " + shellJoin(r.benchArgs(plan, dir))
+}
+
 // run runs r's bench into dir and reads its result.
 func (r *demoRun) run(ctx context.Context, plan demoPlan, dir string, progress io.Writer) error {
-	path := filepath.Join(dir, r.File)
-	args := append(append(plan.args(), "-o", path), r.Args...)
+	args := r.benchArgs(plan, dir)
 	if progress != nil {
 		args = append([]string{"--progress"}, args...)
 	}
 	if err := benchChild(ctx, args, progress); err != nil {
 		return err
 	}
-	res, err := readResult(path)
+	res, err := readResult(filepath.Join(dir, r.File))
 	if err != nil {
 		return err
 	}
