@@ -18,10 +18,7 @@ func (r *run) result(measured time.Duration, series []Point) *Result {
 	for _, st := range steps {
 		res.add(st)
 	}
-	res.Offered = 0
-	if len(r.phases) == 1 {
-		res.Offered = r.phases[0].Rate
-	}
+	res.Offered = meanOffered(r.phases, measured)
 	if res.Calls > 0 {
 		res.MeanLag = lagSum / time.Duration(res.Calls)
 	}
@@ -53,6 +50,7 @@ func (r *run) stepResult(k int, ph Phase, measured time.Duration) (*Result, time
 		lagSum += p.lagSum
 		st.Corrected.Merge(p.corrected)
 		st.Service.Merge(p.service)
+		st.Failed.Merge(p.failed)
 	}
 	if st.Calls > 0 {
 		st.MeanLag = lagSum / time.Duration(st.Calls)
@@ -60,9 +58,34 @@ func (r *run) stepResult(k int, ph Phase, measured time.Duration) (*Result, time
 	return st, lagSum
 }
 
+// meanOffered is the offered rate over the measured time: each phase's
+// rate weighted by how much of the phase was measured. One phase is its
+// own rate, whatever was measured of it.
+func meanOffered(phases []Phase, measured time.Duration) float64 {
+	if len(phases) == 1 {
+		return phases[0].Rate
+	}
+	if measured <= 0 {
+		return 0
+	}
+	var calls float64
+	for _, ph := range phases {
+		d := max(measured-ph.Start, 0)
+		if ph.Length > 0 {
+			d = min(d, ph.Length)
+		}
+		calls += ph.Rate * d.Seconds()
+	}
+	return calls / measured.Seconds()
+}
+
 // addShardTotals adds what shards keep for the whole run only.
 func (r *run) addShardTotals(res *Result) {
+	var firstAt time.Time
 	for _, s := range r.shards {
+		if s.firstErr != "" && (firstAt.IsZero() || s.firstErrAt.Before(firstAt)) {
+			res.FirstError, firstAt = s.firstErr, s.firstErrAt
+		}
 		addLabels(res.Codes, s.codes, maxCodes)
 		addLabels(res.Messages, s.messages, maxMessages)
 		res.CutOff += s.cutOff

@@ -10,12 +10,14 @@ type Progress struct {
 
 	// Measured so far.
 	Calls, Errors, NotSent int64
-	Rate                   float64       // calls per second
-	P99                    time.Duration // corrected latency
+	Rate                   float64       // successful calls per second
+	P99                    time.Duration // corrected latency of successful calls
 
 	Interval Point // the interval that just ended; zero during warm-up
-	// The interval's latencies, for interval logs; the callee may keep them.
-	Corrected, Service *Histogram
+	// The interval's latencies, for interval logs; the callee may keep
+	// them. Corrected and Service hold successful calls, Failed the
+	// corrected latency of failed ones.
+	Corrected, Service, Failed *Histogram
 }
 
 // A collector takes the shards' interval stats once a second into the time
@@ -25,6 +27,7 @@ type collector struct {
 	spare      []intervalStats // one empty set per shard, swapped in
 	corrected  *Histogram      // the current interval, all shards
 	service    *Histogram
+	failed     *Histogram
 	sofar      *Histogram // corrected, the whole measured run
 	series     []Point
 	begin      time.Time     // start of the current interval
@@ -41,12 +44,13 @@ func newCollector(r *run) *collector {
 		spare:     make([]intervalStats, len(r.shards)),
 		corrected: NewHistogram(),
 		service:   NewHistogram(),
+		failed:    NewHistogram(),
 		sofar:     NewHistogram(),
 		stop:      make(chan struct{}),
 		done:      make(chan struct{}),
 	}
 	for i := range c.spare {
-		c.spare[i] = intervalStats{corrected: NewHistogram(), service: NewHistogram()}
+		c.spare[i] = newIntervalStats()
 	}
 	return c
 }
@@ -115,11 +119,13 @@ func (c *collector) sleep(t *time.Timer, at time.Time) bool {
 func (c *collector) collect(now time.Time) {
 	c.corrected.Reset()
 	c.service.Reset()
+	c.failed.Reset()
 	var calls, errors int64
 	for i, s := range c.r.shards {
 		full := s.takeInterval(c.spare[i])
 		c.corrected.Merge(full.corrected)
 		c.service.Merge(full.service)
+		c.failed.Merge(full.failed)
 		calls, errors = calls+full.calls, errors+full.errors
 		c.spare[i] = emptied(full)
 	}
@@ -138,6 +144,7 @@ func (c *collector) collect(now time.Time) {
 func emptied(s intervalStats) intervalStats {
 	s.corrected.Reset()
 	s.service.Reset()
+	s.failed.Reset()
 	s.calls, s.errors = 0, 0
 	return s
 }
@@ -166,7 +173,7 @@ func (c *collector) progress(now time.Time, p Point) Progress {
 		Calls:    c.calls,
 		Errors:   c.errors,
 		NotSent:  c.notSent,
-		Rate:     perSecond(c.calls, now.Sub(c.r.measureStart)),
+		Rate:     perSecond(c.calls-c.errors, now.Sub(c.r.measureStart)),
 		P99:      c.sofar.Percentile(99),
 		Interval: p,
 	}
@@ -179,7 +186,7 @@ func (c *collector) report(p Progress) {
 		return
 	}
 	if !p.Warmup {
-		p.Corrected, p.Service = c.corrected.Clone(), c.service.Clone()
+		p.Corrected, p.Service, p.Failed = c.corrected.Clone(), c.service.Clone(), c.failed.Clone()
 	}
 	c.r.opts.Progress(p)
 }

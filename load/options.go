@@ -41,8 +41,9 @@ type Options struct {
 	// Timeout is a deadline for each call; 0 for none.
 	Timeout time.Duration
 	// Drain is how long to wait for calls in flight once the schedule ends
-	// (default DefaultDrain). Calls still running then are cancelled and
-	// counted in Result.CutOff, not as errors.
+	// (default DefaultDrain, or Timeout if that is shorter). Calls still
+	// running then are cancelled and counted in Result.CutOff, not as
+	// errors.
 	Drain time.Duration
 	// Code maps a call's error to the label errors are counted by, such as
 	// "OK", "UNAVAILABLE" or "HTTP 503". Default: DefaultCode.
@@ -76,6 +77,9 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.Drain == 0 {
 		o.Drain = DefaultDrain
+		if o.Timeout > 0 {
+			o.Drain = min(o.Drain, o.Timeout)
+		}
 	}
 	if o.Code == nil {
 		o.Code = DefaultCode

@@ -28,26 +28,36 @@ type shard struct {
 	messages map[string]int64
 	cutOff   int64
 	pending  atomic.Int64 // measured calls begun and not yet recorded
+
+	firstErr   string    // the text of the shard's first failed call
+	firstErrAt time.Time // when it ended
 }
 
-// phaseStats are the measurements of one phase.
+// phaseStats are the measurements of one phase. Successful calls go in
+// corrected and service, failed ones in failed only.
 type phaseStats struct {
 	corrected, service *Histogram
+	failed             *Histogram
 	calls, errors      int64
 	lagMax, lagSum     time.Duration
 	lastDone           time.Time
 }
 
-// intervalStats are measurements since the last tick of the collector.
+// intervalStats are measurements since the last tick of the collector:
+// successful calls in corrected and service, failed ones in failed.
 type intervalStats struct {
-	corrected, service *Histogram
-	calls, errors      int64
+	corrected, service, failed *Histogram
+	calls, errors              int64
+}
+
+func newIntervalStats() intervalStats {
+	return intervalStats{corrected: NewHistogram(), service: NewHistogram(), failed: NewHistogram()}
 }
 
 func newShard(phases int) *shard {
 	return &shard{
 		phases:   make([]phaseStats, phases),
-		interval: intervalStats{corrected: NewHistogram(), service: NewHistogram()},
+		interval: newIntervalStats(),
 		codes:    make(map[string]int64),
 		messages: make(map[string]int64),
 	}
@@ -62,8 +72,9 @@ type sample struct {
 	failed         bool
 }
 
-// record adds one call. It takes the shard's lock and, once each label and
-// phase has been seen, does not allocate.
+// record adds one call: a successful one to the latency histograms, a
+// failed one to the failed-call histogram only. It takes the shard's lock
+// and, once each label and phase has been seen, does not allocate.
 func (s *shard) record(c *sample) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -73,26 +84,36 @@ func (s *shard) record(c *sample) {
 	s.pending.Add(-1)
 	corrected, service := c.done.Sub(c.intended), c.done.Sub(c.sent)
 	s.recordPhase(c, corrected, service)
-	s.interval.corrected.Record(corrected)
-	s.interval.service.Record(service)
 	s.interval.calls++
 	countLabel(s.codes, c.code, maxCodes)
-	if c.failed {
-		s.interval.errors++
-		countLabel(s.messages, c.message, maxMessages)
+	if !c.failed {
+		s.interval.corrected.Record(corrected)
+		s.interval.service.Record(service)
+		return
+	}
+	s.interval.errors++
+	s.interval.failed.Record(corrected)
+	countLabel(s.messages, c.message, maxMessages)
+	if s.firstErrAt.IsZero() || c.done.Before(s.firstErrAt) {
+		s.firstErr, s.firstErrAt = c.message, c.done
 	}
 }
 
 func (s *shard) recordPhase(c *sample, corrected, service time.Duration) {
 	p := &s.phases[c.phase]
-	if p.corrected == nil {
-		p.corrected, p.service = NewHistogram(), NewHistogram()
-	}
-	p.corrected.Record(corrected)
-	p.service.Record(service)
 	p.calls++
 	if c.failed {
 		p.errors++
+		if p.failed == nil {
+			p.failed = NewHistogram()
+		}
+		p.failed.Record(corrected)
+	} else {
+		if p.corrected == nil {
+			p.corrected, p.service = NewHistogram(), NewHistogram()
+		}
+		p.corrected.Record(corrected)
+		p.service.Record(service)
 	}
 	lag := max(c.sent.Sub(c.intended), 0)
 	p.lagMax = max(p.lagMax, lag)

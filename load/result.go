@@ -6,14 +6,17 @@ import (
 	"time"
 )
 
-// A Result is what a run measured. Latencies are in two histograms: the
-// corrected one, from each call's intended start (what a user of the
-// service would see), and the service-time one, from the actual send. In
-// closed loop the two are the same.
+// A Result is what a run measured. Latencies of successful calls are in two
+// histograms: the corrected one, from each call's intended start (what a
+// user of the service would see), and the service-time one, from the
+// actual send. In closed loop the two are the same. Failed calls are never
+// in them, nor in Rate: their latencies have a histogram of their own.
 type Result struct {
 	Start    time.Time     // when measuring began, after warm-up
 	Duration time.Duration // measured time; see Run for how it is taken
-	Offered  float64       // offered calls per second; 0 in closed loop or when it varies
+	// Offered is the offered calls per second (for a ramp, the mean over
+	// the measured time); 0 in closed loop.
+	Offered float64
 
 	Calls   int64 // calls that ended and were timed, failed ones included
 	Errors  int64 // timed calls that failed
@@ -22,6 +25,8 @@ type Result struct {
 
 	Codes    map[string]int64 // timed calls by code label, "OK" included
 	Messages map[string]int64 // failed calls by error text
+	// FirstError is the error text of the first timed call that failed.
+	FirstError string
 
 	// CPU is the CPU time, user and system, the process used while
 	// measuring: the load generator's cost when it runs alone. Zero where
@@ -31,8 +36,9 @@ type Result struct {
 	MaxLag  time.Duration // latest start of a call after its intended time
 	MeanLag time.Duration // mean of that lag over timed calls
 
-	Corrected *Histogram // latency from the intended start
-	Service   *Histogram // latency from the actual send
+	Corrected *Histogram // latency of successful calls from the intended start
+	Service   *Histogram // latency of successful calls from the actual send
+	Failed    *Histogram // latency of failed calls from the intended start
 	Extra     *Histogram // latencies targets recorded through a Recorder
 
 	Series []Point   // one point per second of the measured time
@@ -43,17 +49,18 @@ type Result struct {
 type Point struct {
 	At      time.Duration // start, as an offset from Result.Start
 	Length  time.Duration
-	Calls   int64 // calls that ended in the interval
+	Calls   int64 // calls that ended in the interval, failed ones included
 	Errors  int64
 	CPU     time.Duration // process CPU time used in the interval
 	NotSent int64
-	// Corrected latency percentiles of the calls that ended in the interval.
+	// Corrected latency percentiles of the successful calls that ended in
+	// the interval.
 	P50, P90, P99, Max time.Duration
 }
 
-// Rate is the calls per second that ended in the interval.
+// Rate is the successful calls per second that ended in the interval.
 func (p Point) Rate() float64 {
-	return perSecond(p.Calls, p.Length)
+	return perSecond(p.Calls-p.Errors, p.Length)
 }
 
 func newResult() *Result {
@@ -62,6 +69,7 @@ func newResult() *Result {
 		Messages:  make(map[string]int64),
 		Corrected: NewHistogram(),
 		Service:   NewHistogram(),
+		Failed:    NewHistogram(),
 		Extra:     NewHistogram(),
 	}
 }
@@ -74,9 +82,15 @@ func (r *Result) CPUPerCall() time.Duration {
 	return r.CPU / time.Duration(r.Calls)
 }
 
-// Rate is the calls per second achieved: timed calls over Duration.
+// Successes is the number of timed calls that succeeded.
+func (r *Result) Successes() int64 {
+	return r.Calls - r.Errors
+}
+
+// Rate is the calls per second achieved: successful timed calls over
+// Duration. Failed calls do not count.
 func (r *Result) Rate() float64 {
-	return perSecond(r.Calls, r.Duration)
+	return perSecond(r.Successes(), r.Duration)
 }
 
 // ErrorRate is the fraction (0 to 1) of timed calls that failed.
@@ -153,9 +167,13 @@ func (out *Result) add(r *Result) {
 	out.CPU += r.CPU
 	addLabels(out.Codes, r.Codes, maxCodes)
 	addLabels(out.Messages, r.Messages, maxMessages)
+	if out.FirstError == "" {
+		out.FirstError = r.FirstError
+	}
 	out.MaxLag = max(out.MaxLag, r.MaxLag)
 	out.Corrected.Merge(r.Corrected)
 	out.Service.Merge(r.Service)
+	out.Failed.Merge(r.Failed)
 	out.Extra.Merge(r.Extra)
 }
 

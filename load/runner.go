@@ -3,6 +3,7 @@ package load
 import (
 	"context"
 	"fmt"
+	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -113,29 +114,71 @@ func (r *run) closeShards() {
 	}
 }
 
-// openLoop dispatches each call at its intended time, then drains.
+// openLoop dispatches each call at its intended time, then drains until
+// Drain past the schedule's end, so that a dispatcher that fell behind
+// does not make the run longer.
 func (r *run) openLoop(ctx context.Context) time.Duration {
 	measured := r.dispatchAll(ctx)
 	close(r.work)
-	r.wait(ctx, time.Now().Add(r.opts.Drain))
+	deadline := time.Now().Add(r.opts.Drain)
+	if end := r.sched.end(); end > 0 {
+		deadline = r.measureStart.Add(end + r.opts.Drain)
+	}
+	r.wait(ctx, deadline)
 	return measured
 }
 
 // dispatchAll walks the schedule; it returns the measured duration, cut
-// short if ctx is done first.
+// short if ctx is done first. It stops soon after the schedule's end (half
+// the drain, at most a second): when it falls behind, the calls it has
+// not sent by then are counted as not sent, as are calls due while every
+// worker was busy.
 func (r *run) dispatchAll(ctx context.Context) time.Duration {
 	t := time.NewTimer(time.Hour)
 	defer t.Stop()
-	for i := int64(0); ; i++ {
+	end := r.sched.end()
+	stop := r.opts.Warmup + end + min(r.opts.Drain/2, time.Second)
+	for i := int64(0); ; {
 		at, measured, ok := r.sched.slot(i)
 		if !ok {
-			return r.sched.end()
+			return end
+		}
+		if end > 0 && time.Since(r.start) >= stop {
+			r.skip(i, r.sched.search(i, math.MaxInt64))
+			return end
 		}
 		due := r.start.Add(at)
 		if !sleepUntil(ctx, t, due) {
 			return min(max(time.Since(r.measureStart), 0), r.sched.end())
 		}
-		r.dispatch(job{intended: due, phase: r.phaseOf(at, measured)})
+		if r.dispatch(job{intended: due, phase: r.phaseOf(at, measured)}) {
+			i++
+			continue
+		}
+		// Every worker is busy: the calls already due are not sent either.
+		next := max(r.sched.search(i+1, time.Since(r.start)), i+1)
+		r.skip(i+1, next)
+		i = next
+	}
+}
+
+// skip counts the measured calls i to j-1 of the schedule as not sent, by
+// phase, without walking them one by one.
+func (r *run) skip(i, j int64) {
+	i = max(i, r.sched.warmCalls)
+	for i < j {
+		at, _, ok := r.sched.slot(i)
+		if !ok {
+			return
+		}
+		k := r.phaseOf(at, true)
+		next := j
+		if k+1 < len(r.phases) {
+			next = min(j, r.sched.search(i, r.opts.Warmup+r.phases[k+1].Start))
+		}
+		r.notSent[k] += next - i
+		r.notSentTotal.Add(next - i)
+		i = next
 	}
 }
 
@@ -162,21 +205,23 @@ func sleepUntil(ctx context.Context, t *time.Timer, due time.Time) bool {
 }
 
 // dispatch hands j to an idle worker, or starts one, or, with MaxInFlight
-// workers all busy, counts j as not sent. It never waits.
-func (r *run) dispatch(j job) {
+// workers all busy, counts j as not sent and returns false. It never
+// waits.
+func (r *run) dispatch(j job) bool {
 	select {
 	case r.work <- j:
-		return
+		return true
 	default:
 	}
 	if r.nworkers < r.opts.MaxInFlight {
 		r.startWorker(j)
-		return
+		return true
 	}
 	if j.phase >= 0 {
 		r.notSent[j.phase]++
 		r.notSentTotal.Add(1)
 	}
+	return false
 }
 
 func (r *run) startWorker(first job) {

@@ -63,8 +63,8 @@ func TestClosedLoopCount(t *testing.T) {
 	if res.Codes["OK"] != 150 || res.Codes["boom"] != 50 || res.Messages["boom"] != 50 {
 		t.Errorf("codes %v, messages %v", res.Codes, res.Messages)
 	}
-	if res.Corrected.Count() != 200 || !res.Corrected.Equal(res.Service) {
-		t.Error("closed loop: corrected and service histograms differ")
+	if res.Corrected.Count() != 150 || !res.Corrected.Equal(res.Service) {
+		t.Errorf("closed loop: %d successful calls timed, want 150, in equal corrected and service histograms", res.Corrected.Count())
 	}
 	if res.Duration <= 0 || res.Offered != 0 || res.Steps != nil {
 		t.Errorf("duration %v, offered %v, steps %d", res.Duration, res.Offered, len(res.Steps))
@@ -140,8 +140,8 @@ func TestOpenLoopSteps(t *testing.T) {
 			t.Errorf("step %d: start %v duration %v", i, st.Start.Sub(res.Start), st.Duration)
 		}
 	}
-	if res.Offered != 0 {
-		t.Errorf("offered %v for a ramp, want 0", res.Offered)
+	if res.Offered != 150 {
+		t.Errorf("offered %v for a ramp, want its mean, 150", res.Offered)
 	}
 }
 
@@ -305,5 +305,96 @@ func TestCPUTime(t *testing.T) {
 	}
 	if series != res.CPU || steps > res.CPU || len(res.Steps) != 2 || res.Steps[0].CPU <= 0 {
 		t.Errorf("cpu %v, series sum %v, steps sum %v over %d steps", res.CPU, series, steps, len(res.Steps))
+	}
+}
+
+// Failed calls are counted and timed apart: never in the latency
+// histograms nor in the rate, and the first one's text is kept.
+func TestFailedCallsApart(t *testing.T) {
+	t.Parallel()
+	var n atomic.Int64
+	target := func(ctx context.Context) error {
+		if n.Add(1) > 30 {
+			return errors.New("refused")
+		}
+		return sleeper(time.Millisecond)(ctx)
+	}
+	res, err := runBounded(t, context.Background(), Options{Concurrency: 1, Count: 40}, target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Calls != 40 || res.Errors != 10 || res.Successes() != 30 {
+		t.Errorf("calls %d, errors %d, successes %d; want 40, 10, 30", res.Calls, res.Errors, res.Successes())
+	}
+	if res.Corrected.Count() != 30 || res.Service.Count() != 30 || res.Failed.Count() != 10 {
+		t.Errorf("histograms: corrected %d, service %d, failed %d; want 30, 30, 10",
+			res.Corrected.Count(), res.Service.Count(), res.Failed.Count())
+	}
+	if want := float64(30) / res.Duration.Seconds(); res.Rate() != want {
+		t.Errorf("rate %v, want the successes' %v", res.Rate(), want)
+	}
+	if res.FirstError != "refused" {
+		t.Errorf("first error %q, want %q", res.FirstError, "refused")
+	}
+	var sum int64
+	for _, p := range res.Series {
+		sum += p.Calls - p.Errors
+	}
+	if sum != 30 {
+		t.Errorf("series counts %d successful calls, want 30", sum)
+	}
+}
+
+func TestAllCallsFailed(t *testing.T) {
+	t.Parallel()
+	target := func(ctx context.Context) error { return errors.New("connection refused") }
+	res, err := runBounded(t, context.Background(), Options{Concurrency: 2, Count: 50}, target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Calls != 50 || res.Errors != 50 || res.Rate() != 0 || res.Corrected.Count() != 0 || res.Failed.Count() != 50 {
+		t.Errorf("calls %d, errors %d, rate %v, corrected %d, failed %d; want 50, 50, 0, 0, 50",
+			res.Calls, res.Errors, res.Rate(), res.Corrected.Count(), res.Failed.Count())
+	}
+}
+
+// A rate far beyond what the machine can send still ends with its
+// schedule (plus the drain), and every call of the schedule is accounted
+// for: made, not sent or cut off. It keeps the CPUs busy, so it runs
+// alone, not in parallel with the other tests.
+func TestOpenLoopRateBeyondReach(t *testing.T) {
+	tests := []struct {
+		name  string
+		pacer Pacer
+		d     time.Duration
+		calls int64
+	}{
+		{"constant", Constant{Rate: 1e9}, 500 * time.Millisecond, 5e8},
+		{"ramp", Steps{Rates: []float64{1e8, 2e8}, Step: 200 * time.Millisecond}, 0, 6e7},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			opts := Options{Pacer: tt.pacer, Duration: tt.d, Timeout: time.Second, MaxInFlight: 64}
+			start := time.Now()
+			res, err := runBounded(t, context.Background(), opts, func(ctx context.Context) error { return nil })
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The schedule lasts 0.5 s at most and the drain 1 s (the timeout).
+			if took := time.Since(start); took > 5*time.Second {
+				t.Errorf("a run of %v took %v", res.Duration, took)
+			}
+			if got := res.Calls + res.NotSent + res.CutOff; got != tt.calls {
+				t.Errorf("calls %d + not sent %d + cut off %d = %d, want the schedule's %d",
+					res.Calls, res.NotSent, res.CutOff, got, tt.calls)
+			}
+			var steps int64
+			for _, st := range res.Steps {
+				steps += st.Calls + st.NotSent
+			}
+			if len(res.Steps) > 0 && steps+res.CutOff != tt.calls {
+				t.Errorf("steps account for %d calls, want %d", steps+res.CutOff, tt.calls)
+			}
+		})
 	}
 }

@@ -1,6 +1,7 @@
 package load
 
 import (
+	"math"
 	"sort"
 	"time"
 )
@@ -45,6 +46,37 @@ func (s *schedule) slot(i int64) (at time.Duration, measured, ok bool) {
 		return 0, false, false
 	}
 	return s.warmup + at, true, true
+}
+
+// search returns the first call from i on whose intended start (from the
+// start of the run) is at or past at, or the index past the schedule's last
+// call: an exponential then a binary search, as slot offsets never
+// decrease.
+func (s *schedule) search(i int64, at time.Duration) int64 {
+	past := func(k int64) bool {
+		off, _, ok := s.slot(k)
+		return !ok || off >= at
+	}
+	if past(i) {
+		return i
+	}
+	lo, hi := i, i+1 // past(lo) is false
+	for step := int64(1); !past(hi); hi = i + step {
+		lo = hi
+		if step > math.MaxInt64/4 {
+			return math.MaxInt64
+		}
+		step *= 2
+	}
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		if past(mid) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return hi
 }
 
 // end is the length of the measured schedule: the first of the duration

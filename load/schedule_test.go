@@ -57,3 +57,29 @@ func TestScheduleSlots(t *testing.T) {
 		})
 	}
 }
+
+// search finds what a walk over the slots finds.
+func TestScheduleSearch(t *testing.T) {
+	scheds := []*schedule{
+		newSchedule(Constant{Rate: 10}, 0, 0, time.Second),
+		newSchedule(Constant{Rate: 10}, 300*time.Millisecond, 7, 0),
+		newSchedule(Steps{Rates: []float64{10, 30, 20}, Step: 500 * time.Millisecond}, 200*time.Millisecond, 0, 0),
+	}
+	for n, s := range scheds {
+		for at := time.Duration(0); at < 2*time.Second; at += 37 * time.Millisecond {
+			for from := int64(0); from < 5; from++ {
+				want := from
+				for {
+					off, _, ok := s.slot(want)
+					if !ok || off >= at {
+						break
+					}
+					want++
+				}
+				if got := s.search(from, at); got != want {
+					t.Errorf("schedule %d: search(%d, %v) = %d, want %d", n, from, at, got, want)
+				}
+			}
+		}
+	}
+}
