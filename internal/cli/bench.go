@@ -108,16 +108,28 @@ Closed loop (the default): --concurrency calls in flight, back to back.
 Open loop: --rate N calls per second, each with an intended start time that
 latency is measured from, so a stalled server cannot hide its stalls
 (coordinated omission); --rate 50:400:+50 --step 30s ramps the rate. Latencies
-go into HdrHistograms over the whole run; the report gives the ghz-style
-summary, status codes and errors, and with --slo the verdicts (and for a ramp
-the capacity: the highest rate that met the SLO).
+go into HdrHistograms over the whole run; the report opens with the calls,
+successes and errors (by code), then gives the ghz-style summary, status codes
+and errors, and with --slo the verdicts (and for a ramp the capacity: the
+highest rate that met the SLO). Failed calls count in neither Requests/sec nor
+the latency distribution: they have their own.
+
+--format json writes one object, "schema": "rpckit.bench/v2": calls,
+successes, errors, error_rate, rps (successful calls/s), offered_rps (a ramp's
+mean), codes, messages, first_error, latency, service and failed (percentiles
+and an HdrHistogram each), series, steps; with --slo, slo {objectives, met,
+verdicts [{clause, measured, unit, pass}]} on the run and each step; for a
+ramp, knee {step, rate_rps, reason} and, with --slo, capacity {found,
+rate_rps, step}. --format csv adds successes, slo, capacity_rps and knee_rps.
 
 gRPC calls go through --engine lean, the default: rpckit's own HTTP/2 client
 (invoke/lean), which spends a fraction of grpc-go's CPU per call, so the load
 generator is not what limits the run; or --engine grpc, grpc-go itself, for
 fidelity. Both report the same status codes and errors.
 
-Exit codes: 0 done (and the SLO met), 1 error, 2 usage, 3 the SLO was missed.`,
+Exit codes: 0 done (and the SLO met), 1 error or every call failed (with the
+first error's text), 2 usage, 3 the SLO was missed (one line on stderr,
+whatever the format). Without --slo, any failed call prints a warning on stderr.`,
 		Example: `  rpckit bench --plaintext -c 48 --duration 10s 127.0.0.1:50051 rpckit.ranking.v1.RankingService/Rank -d '{"context":{"userId":"u1"},"candidateCount":1000}'
   rpckit bench --plaintext --rate 100:1000:+100 --step 5s --warmup 5s --slo 'p99<200ms,errors<0.1%' 127.0.0.1:50051 pkg.Svc/Method
   rpckit bench -c 16 -n 10000 --keepalive=false -X POST -d '{}' http://127.0.0.1:8080/v1/rank
@@ -151,6 +163,7 @@ Exit codes: 0 done (and the SLO met), 1 error, 2 usage, 3 the SLO was missed.`,
 			defer cleanup()
 			if bf.ownTimeout {
 				opts.Timeout = 0
+				opts.Drain = min(load.DefaultDrain, bf.timeout)
 			}
 			return runBench(cmd, stdio, &bf, opts, slo, target)
 		},
@@ -188,8 +201,10 @@ func runBench(cmd *cobra.Command, stdio Stdio, f *benchFlags, opts load.Options,
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return err
 	}
-	if hlog != nil && hlog.err != nil {
-		return fmt.Errorf("--hdr-log: %w", hlog.err)
+	if hlog != nil {
+		if hlog.finish(res); hlog.err != nil {
+			return fmt.Errorf("--hdr-log: %w", hlog.err)
+		}
 	}
 	if err := writeReport(stdio, f, res, slo); err != nil {
 		return err
@@ -205,10 +220,53 @@ func runBench(cmd *cobra.Command, stdio Stdio, f *benchFlags, opts load.Options,
 	if err != nil {
 		return err // interrupted: the partial report is out, and says so
 	}
-	if slo != nil && !slo.Met(res) {
-		return &exitError{code: exitSLOFailed}
+	return benchOutcome(stdio.Err, res, slo)
+}
+
+// benchOutcome is how a finished run ends: an error when no call
+// succeeded, exit 3 with the missed objectives when there is an SLO and
+// the run missed it, a warning on stderr when calls failed and there is
+// no SLO to judge them.
+func benchOutcome(stderr io.Writer, res *load.Result, slo report.SLO) error {
+	missed := slo != nil && !slo.Met(res)
+	if res.Successes() == 0 {
+		if missed {
+			printError(stderr, sloMissed(res, slo))
+		}
+		return noSuccess(res)
+	}
+	if missed {
+		return &exitError{code: exitSLOFailed, err: sloMissed(res, slo)}
+	}
+	if slo == nil && res.Errors > 0 {
+		fmt.Fprintf(stderr, "rpckit: warning: %d of %d calls failed (%.2f%%); the first: %s\n",
+			res.Errors, res.Calls, 100*res.ErrorRate(), oneLine(res.FirstError))
 	}
 	return nil
+}
+
+// noSuccess is the error of a run in which no call succeeded.
+func noSuccess(res *load.Result) error {
+	if res.Calls == 0 {
+		return fmt.Errorf("no call completed (%d not sent, %d cut off at the end)", res.NotSent, res.CutOff)
+	}
+	return fmt.Errorf("all %d calls failed; the first: %s", res.Calls, oneLine(res.FirstError))
+}
+
+// sloMissed lists the objectives the run missed, in one line.
+func sloMissed(res *load.Result, slo report.SLO) error {
+	var failed []string
+	for _, v := range slo.Check(res) {
+		if !v.Pass {
+			failed = append(failed, v.String())
+		}
+	}
+	return fmt.Errorf("SLO missed: %s", strings.Join(failed, "; "))
+}
+
+// oneLine folds an error text onto one line.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
 }
 
 func printProgress(w io.Writer, p load.Progress) {
@@ -226,9 +284,9 @@ func writeReport(stdio Stdio, f *benchFlags, res *load.Result, slo report.SLO) e
 	return writeOutput(stdio.Out, f.output, func(w io.Writer) error {
 		switch f.format {
 		case "json":
-			return report.WriteJSON(w, res)
+			return report.JSONOptions{SLO: slo}.Write(w, res)
 		case "csv":
-			return report.WriteSummaryCSV(w, res)
+			return report.CSVOptions{SLO: slo}.WriteSummary(w, res)
 		}
 		if err := report.WriteText(w, res, report.TextOptions{Spectrum: f.spectrum, ExtraTitle: f.extraTitle}); err != nil {
 			return err
@@ -296,7 +354,17 @@ func (h *hdrLogFile) write(p load.Progress) {
 			return
 		}
 	}
-	h.err = h.w.WriteInterval(p.Interval.At, p.Interval.Length, p.Corrected, p.Service)
+	if h.err = h.w.WriteInterval(p.Interval.At, p.Interval.Length, p.Corrected, p.Service); h.err == nil {
+		h.err = h.w.WriteFailed(p.Interval.At, p.Interval.Length, p.Failed)
+	}
+}
+
+// finish ends the log with the run's measured duration, so that a report
+// of the log spans the run's time.
+func (h *hdrLogFile) finish(res *load.Result) {
+	if h.w != nil && h.err == nil {
+		h.err = h.w.WriteDuration(res.Duration)
+	}
 }
 
 func (h *hdrLogFile) close() {

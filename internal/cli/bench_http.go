@@ -9,7 +9,9 @@ import (
 	"io"
 	"net"
 	"net/http"
+	neturl "net/url"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/rpckit/rpckit/load"
@@ -52,6 +54,9 @@ func (f *httpBenchFlags) target(cmd *cobra.Command, url string, bf *benchFlags) 
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	if err := reachable(cmd.Context(), url); err != nil {
+		return nil, nil, nil, err
+	}
 	header := http.Header{}
 	for _, h := range f.headers {
 		k, v, ok := strings.Cut(h, ":")
@@ -70,6 +75,25 @@ func (f *httpBenchFlags) target(cmd *cobra.Command, url string, bf *benchFlags) 
 	transport := f.transport(strings.HasPrefix(url, "http://"), idleConns(bf))
 	t := &httpTarget{client: &http.Client{Transport: transport}, method: method, url: url, header: header, body: body, expect: f.expect}
 	return t.call, httpCode, transport.CloseIdleConnections, nil
+}
+
+// reachable dials the URL's host once, so that a server that is not there
+// fails the command before the run, as a gRPC target does.
+func reachable(ctx context.Context, rawURL string) error {
+	u, err := neturl.Parse(rawURL)
+	if err != nil {
+		return usagef("%q: %v", rawURL, err)
+	}
+	host := u.Host
+	if u.Port() == "" {
+		host = net.JoinHostPort(u.Hostname(), map[string]string{"http": "80", "https": "443"}[u.Scheme])
+	}
+	d := net.Dialer{Timeout: 10 * time.Second}
+	c, err := d.DialContext(ctx, "tcp", host)
+	if err != nil {
+		return fmt.Errorf("cannot connect to %s: %w", host, err)
+	}
+	return c.Close()
 }
 
 func (f *httpBenchFlags) readBody(cmd *cobra.Command) ([]byte, error) {
@@ -166,7 +190,8 @@ type httpStatusError int
 func (e httpStatusError) Error() string { return fmt.Sprintf("HTTP %d", int(e)) }
 
 // httpCode labels a call's outcome: "OK", "HTTP 503", or the class of a
-// transport error.
+// transport error: "CONNECTION_REFUSED", "CONNECTION_RESET", or
+// load.DefaultCode's label.
 func httpCode(err error) string {
 	var se httpStatusError
 	switch {
@@ -174,6 +199,10 @@ func httpCode(err error) string {
 		return "OK"
 	case errors.As(err, &se):
 		return se.Error()
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "CONNECTION_REFUSED"
+	case errors.Is(err, syscall.ECONNRESET):
+		return "CONNECTION_RESET"
 	}
 	return load.DefaultCode(err)
 }

@@ -44,12 +44,13 @@ var t0 = time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)
 
 // stepResult is a deterministic step: n calls at rate over 10 s, latencies
 // spread from base to 3*base with a tail of 20*base every 250 calls, and
-// one error every errEvery calls (none if 0).
+// one error every errEvery calls (none if 0), timed apart from successful
+// calls as load does.
 func stepResult(start time.Time, rate float64, n int, base time.Duration, errEvery int) *load.Result {
 	r := &load.Result{
 		Start: start, Duration: 10 * time.Second, Offered: rate,
 		Codes: map[string]int64{}, Messages: map[string]int64{},
-		Corrected: load.NewHistogram(), Service: load.NewHistogram(), Extra: load.NewHistogram(),
+		Corrected: load.NewHistogram(), Service: load.NewHistogram(), Failed: load.NewHistogram(), Extra: load.NewHistogram(),
 		MaxLag: 2 * time.Millisecond, MeanLag: 150 * time.Microsecond,
 	}
 	for i := range n {
@@ -57,16 +58,17 @@ func stepResult(start time.Time, rate float64, n int, base time.Duration, errEve
 		if i%250 == 249 {
 			d = 20 * base
 		}
-		r.Corrected.Record(d)
-		r.Service.Record(d * 3 / 4)
 		r.Calls++
 		if errEvery > 0 && i%errEvery == errEvery-1 {
 			r.Errors++
 			r.Codes["UNAVAILABLE"]++
 			r.Messages["rpc error: code = Unavailable desc = connection refused"]++
-		} else {
-			r.Codes["OK"]++
+			r.Failed.Record(d / 2)
+			continue
 		}
+		r.Codes["OK"]++
+		r.Corrected.Record(d)
+		r.Service.Record(d * 3 / 4)
 	}
 	for s := range 10 {
 		r.Series = append(r.Series, load.Point{
@@ -84,9 +86,10 @@ func ramp() *load.Result {
 	s2 := stepResult(t0.Add(10*time.Second), 200, 1500, 8*time.Millisecond, 100)
 	s2.NotSent = 500
 	total := &load.Result{
-		Start: t0, Duration: 20 * time.Second,
+		Start: t0, Duration: 20 * time.Second, Offered: 150,
 		Codes: map[string]int64{}, Messages: map[string]int64{},
-		Corrected: load.NewHistogram(), Service: load.NewHistogram(), Extra: load.NewHistogram(),
+		FirstError: "rpc error: code = Unavailable desc = connection refused",
+		Corrected:  load.NewHistogram(), Service: load.NewHistogram(), Failed: load.NewHistogram(), Extra: load.NewHistogram(),
 		MaxLag: 2 * time.Millisecond, MeanLag: 150 * time.Microsecond,
 		Steps: []*load.Result{s1, s2},
 	}
@@ -103,6 +106,7 @@ func ramp() *load.Result {
 		}
 		total.Corrected.Merge(s.Corrected)
 		total.Service.Merge(s.Service)
+		total.Failed.Merge(s.Failed)
 		total.Series = append(total.Series, s.Series...)
 	}
 	for i := range total.Series {

@@ -21,17 +21,28 @@ import (
 //	"StartTimestamp","Interval_Length","Interval_Max","Interval_Compressed_Histogram"
 //	0.000,1.000,12.345,HISTFAAA...
 //	Tag=service,0.000,1.000,3.210,HISTFAAA...
+//	Tag=failed,0.000,1.000,0.950,HISTFAAA...
+//	#[MeasuredDuration: 30.000000000 (seconds from StartTime)]
 //
 // Timestamps are seconds from StartTime. Histogram values are microseconds
 // and Interval_Max is in milliseconds (a max value unit ratio of 1000).
-// Corrected latency goes in untagged intervals, service time in intervals
-// tagged ServiceTag. hdrhistogram-go's own writer fixes the max ratio at
-// 10^6 (nanosecond values), so lines are written here, with its encoder.
+// The corrected latency of successful calls goes in untagged intervals,
+// their service time in intervals tagged ServiceTag, and the corrected
+// latency of failed calls, if any, in intervals tagged FailedTag. A run's
+// log ends with its measured duration, in a comment line that other
+// readers skip, so that a report of the log takes the run's time span and
+// not that of its intervals (the last interval holds the calls that ended
+// after the schedule, in the drain). hdrhistogram-go's own writer fixes
+// the max ratio at 10^6 (nanosecond values), so lines are written here,
+// with its encoder.
 const (
 	logFormatVersion = "1.3"
 	logLegend        = `"StartTimestamp","Interval_Length","Interval_Max","Interval_Compressed_Histogram"`
+	logDuration      = "#[MeasuredDuration: "
 	// ServiceTag tags the service-time intervals of a log.
 	ServiceTag = "service"
+	// FailedTag tags the intervals of failed calls' latencies.
+	FailedTag = "failed"
 	// maxUnitRatio turns µs values into the ms of Interval_Max.
 	maxUnitRatio = 1000.0
 )
@@ -68,6 +79,24 @@ func (l *LogWriter) WriteInterval(at, length time.Duration, corrected, service *
 	return l.writeLine(ServiceTag, at, length, service)
 }
 
+// WriteFailed writes the failed calls of the interval [at, at+length),
+// tagged FailedTag; nothing when failed is empty.
+func (l *LogWriter) WriteFailed(at, length time.Duration, failed *load.Histogram) error {
+	if failed.Count() == 0 {
+		return nil
+	}
+	return l.writeLine(FailedTag, at, length, failed)
+}
+
+// WriteDuration ends the log with the run's measured duration, from the
+// log's start.
+func (l *LogWriter) WriteDuration(d time.Duration) error {
+	if _, err := fmt.Fprintf(l.w, "%s%.9f (seconds from StartTime)]\n", logDuration, d.Seconds()); err != nil {
+		return fmt.Errorf("report: write log: %w", err)
+	}
+	return nil
+}
+
 func (l *LogWriter) writeLine(tag string, at, length time.Duration, h *load.Histogram) error {
 	if h == nil {
 		h = load.NewHistogram()
@@ -88,28 +117,32 @@ func (l *LogWriter) writeLine(tag string, at, length time.Duration, h *load.Hist
 }
 
 // WriteLog writes r as an interval log: one interval per step of a ramp,
-// or one for the whole run. (Series points keep no histograms; for an
-// interval a second, write from load.Options.Progress.)
+// or one for the whole run, then r's duration. (Series points keep no
+// histograms; for an interval a second, write from load.Options.Progress.)
 func WriteLog(w io.Writer, r *load.Result) error {
 	l, err := NewLogWriter(w, r.Start)
 	if err != nil {
 		return err
 	}
-	if len(r.Steps) == 0 {
-		return l.WriteInterval(0, r.Duration, r.Corrected, r.Service)
-	}
-	for _, s := range r.Steps {
-		if err := l.WriteInterval(s.Start.Sub(r.Start), s.Duration, s.Corrected, s.Service); err != nil {
+	for _, s := range steps(r) {
+		at := s.Start.Sub(r.Start)
+		if err := l.WriteInterval(at, s.Duration, s.Corrected, s.Service); err != nil {
+			return err
+		}
+		if err := l.WriteFailed(at, s.Duration, s.Failed); err != nil {
 			return err
 		}
 	}
-	return nil
+	return l.WriteDuration(r.Duration)
 }
 
 // A Log is an HdrHistogram interval log read back.
 type Log struct {
 	Start     time.Time // the log's StartTime; zero if it has none
 	Intervals []Interval
+	// Duration is the measured duration of the run that wrote the log,
+	// from Start; zero if the log does not say.
+	Duration time.Duration
 }
 
 // An Interval is one line of an interval log.
@@ -145,6 +178,8 @@ func (l *Log) parseLine(line string) error {
 		return nil
 	case strings.HasPrefix(line, "#[StartTime: "):
 		return l.parseStart(strings.TrimPrefix(line, "#[StartTime: "))
+	case strings.HasPrefix(line, logDuration):
+		return l.parseDuration(strings.TrimPrefix(line, logDuration))
 	case strings.HasPrefix(line, "#"):
 		return nil
 	}
@@ -163,6 +198,16 @@ func (l *Log) parseStart(rest string) error {
 		return fmt.Errorf("bad StartTime %q", num)
 	}
 	l.Start = time.UnixMilli(int64(math.Round(secs * 1000))).UTC()
+	return nil
+}
+
+func (l *Log) parseDuration(rest string) error {
+	num, _, _ := strings.Cut(rest, " ")
+	secs, err := strconv.ParseFloat(num, 64)
+	if err != nil || secs < 0 || secs > math.MaxInt64/float64(time.Second) {
+		return fmt.Errorf("bad MeasuredDuration %q", num)
+	}
+	l.Duration = seconds(secs)
 	return nil
 }
 
@@ -220,30 +265,54 @@ func MergeLogs(tag string, logs ...*Log) *load.Histogram {
 	return h
 }
 
-// LogResult builds a Result from interval logs: corrected and service
-// histograms merged exactly, Calls their count, and the time they span.
-// Logs carry no errors or codes, so a report of it shows latencies only.
+// LogResult builds a Result from interval logs: histograms merged exactly,
+// Calls and Errors their counts (successful and failed calls), and the
+// time they span: from the earliest start to the latest end, a log's end
+// being that of the run that wrote it when the log says, else that of its
+// last interval. Logs carry no status codes or error texts.
 func LogResult(logs ...*Log) *load.Result {
 	r := &load.Result{
 		Codes:     map[string]int64{},
 		Messages:  map[string]int64{},
 		Corrected: MergeLogs("", logs...),
 		Service:   MergeLogs(ServiceTag, logs...),
+		Failed:    MergeLogs(FailedTag, logs...),
 		Extra:     load.NewHistogram(),
 	}
-	r.Calls = r.Corrected.Count()
+	r.Errors = r.Failed.Count()
+	r.Calls = r.Corrected.Count() + r.Errors
 	var end time.Time
 	for _, l := range logs {
-		for _, iv := range l.Intervals {
-			from := l.Start.Add(iv.At)
-			if r.Start.IsZero() || from.Before(r.Start) {
-				r.Start = from
-			}
-			if to := from.Add(iv.Length); to.After(end) {
-				end = to
-			}
+		from, to, ok := l.span()
+		if !ok {
+			continue
+		}
+		if r.Start.IsZero() || from.Before(r.Start) {
+			r.Start = from
+		}
+		if to.After(end) {
+			end = to
 		}
 	}
 	r.Duration = end.Sub(r.Start)
 	return r
+}
+
+// span is the time the log covers: from its start, or its first interval's,
+// to its start plus its Duration, or its last interval's end.
+func (l *Log) span() (from, to time.Time, ok bool) {
+	if l.Duration > 0 {
+		return l.Start, l.Start.Add(l.Duration), true
+	}
+	for _, iv := range l.Intervals {
+		a := l.Start.Add(iv.At)
+		if !ok || a.Before(from) {
+			from = a
+		}
+		if b := a.Add(iv.Length); !ok || b.After(to) {
+			to = b
+		}
+		ok = true
+	}
+	return from, to, ok
 }

@@ -29,8 +29,8 @@ func TestLogRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !log.Start.Equal(t0) || len(log.Intervals) != 4 {
-		t.Fatalf("start %v, %d intervals", log.Start, len(log.Intervals))
+	if !log.Start.Equal(t0) || len(log.Intervals) != 5 || log.Duration != r.Duration {
+		t.Fatalf("start %v, %d intervals, duration %v", log.Start, len(log.Intervals), log.Duration)
 	}
 	iv := log.Intervals[2]
 	if iv.Tag != "" || iv.At != 10*time.Second || iv.Length != 10*time.Second || iv.Max != 160127*time.Microsecond {
@@ -39,7 +39,10 @@ func TestLogRoundTrip(t *testing.T) {
 	if log.Intervals[3].Tag != ServiceTag {
 		t.Errorf("interval 4 tag %q", log.Intervals[3].Tag)
 	}
-	if !log.Merged("").Equal(r.Corrected) || !log.Merged(ServiceTag).Equal(r.Service) {
+	if log.Intervals[4].Tag != FailedTag {
+		t.Errorf("interval 5 tag %q", log.Intervals[4].Tag)
+	}
+	if !log.Merged("").Equal(r.Corrected) || !log.Merged(ServiceTag).Equal(r.Service) || !log.Merged(FailedTag).Equal(r.Failed) {
 		t.Error("merged intervals differ from the result's histograms")
 	}
 }
@@ -141,7 +144,37 @@ func TestLogReadByHdrHistogram(t *testing.T) {
 			corrected += h.TotalCount()
 		}
 	}
-	if strings.Join(tags, ",") != ",service,,service" || corrected != r.Calls {
-		t.Errorf("tags %q, corrected count %d; want 2 untagged and 2 service, %d calls", tags, corrected, r.Calls)
+	if strings.Join(tags, ",") != ",service,,service,failed" || corrected != r.Successes() {
+		t.Errorf("tags %q, corrected count %d; want 2 untagged, 2 service and 1 failed, %d calls", tags, corrected, r.Successes())
+	}
+}
+
+// A report of a run's log agrees with the run: the same calls, errors,
+// duration and rate, though the log's last interval runs past the measured
+// time (calls that ended in the drain).
+func TestLogResultAgreesWithRun(t *testing.T) {
+	run := stepResult(t0, 100, 1000, time.Millisecond, 10)
+	var b bytes.Buffer
+	lw, err := NewLogWriter(&b, run.Start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Two intervals as a live run writes them, the second into the drain.
+	check := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	check(lw.WriteInterval(0, 9*time.Second, run.Corrected, run.Service))
+	check(lw.WriteFailed(0, 9*time.Second, run.Failed))
+	check(lw.WriteInterval(9*time.Second, 3*time.Second+260*time.Millisecond, load.NewHistogram(), load.NewHistogram()))
+	check(lw.WriteDuration(run.Duration))
+	log, err := ReadLog(&b)
+	check(err)
+	got := LogResult(log)
+	if got.Calls != run.Calls || got.Errors != run.Errors || got.Duration != run.Duration || got.Rate() != run.Rate() {
+		t.Errorf("log: %d calls, %d errors, %v, %.2f/s; run: %d calls, %d errors, %v, %.2f/s",
+			got.Calls, got.Errors, got.Duration, got.Rate(), run.Calls, run.Errors, run.Duration, run.Rate())
 	}
 }

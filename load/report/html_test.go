@@ -291,7 +291,7 @@ func TestHTMLTables(t *testing.T) {
 	p := renderHTML(t, HTMLOptions{SLO: rampSLO(t), Generated: t0}, Run{Name: "ramp", Result: r}, Run{Name: "constant", Result: c})
 
 	summary := cells(byID(p.doc, "summary"))
-	want := []string{"ramp", "2,500", "125", "15 (0.600%)", fmtLatency(ms(r.Corrected.Percentile(50))), fmtLatency(ms(r.Corrected.Percentile(90))),
+	want := []string{"ramp", "2,500", "124", "15 (0.600%)", fmtLatency(ms(r.Corrected.Percentile(50))), fmtLatency(ms(r.Corrected.Percentile(90))),
 		fmtLatency(ms(r.Corrected.Percentile(99))), fmtLatency(ms(r.Corrected.Percentile(99.9))), fmtLatency(ms(r.Corrected.Max())), "20 µs"}
 	if strings.Join(summary[0], "|") != strings.Join(want, "|") || len(summary) != 2 {
 		t.Errorf("summary rows %q, want the first %q", summary, want)

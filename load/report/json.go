@@ -9,31 +9,43 @@ import (
 	"github.com/rpckit/rpckit/load"
 )
 
+// JSONSchema names the version of the JSON report WriteJSON writes, in its
+// "schema" field. ReadJSON reads it and the unversioned reports before it.
+const JSONSchema = "rpckit.bench/v2"
+
 // The JSON form of a Result. Field names are stable and snake_case;
 // durations are float milliseconds ("_ms"), rates calls per second
 // ("_rps"), error_rate a fraction from 0 to 1. Each latency block carries
 // its histogram in HdrHistogram's compressed V2 encoding (base64, µs
 // values), which ReadJSON uses to restore the Result exactly; the other
-// latency figures are derived from it and ignored on reading.
+// latency figures, and the verdicts, capacity and knee, are derived and
+// ignored on reading.
 type jsonResult struct {
+	Schema     string           `json:"schema,omitempty"`
 	Start      time.Time        `json:"start"`
 	DurationMS float64          `json:"duration_ms"`
 	OfferedRPS float64          `json:"offered_rps"`
 	RPS        float64          `json:"rps"`
 	Calls      int64            `json:"calls"`
+	Successes  int64            `json:"successes"`
 	Errors     int64            `json:"errors"`
 	ErrorRate  float64          `json:"error_rate"`
 	NotSent    int64            `json:"not_sent"`
 	CutOff     int64            `json:"cut_off"`
 	Codes      map[string]int64 `json:"codes"`
 	Messages   map[string]int64 `json:"messages"`
+	FirstError string           `json:"first_error,omitempty"`
 	MaxLagMS   float64          `json:"max_lag_ms"`
 	MeanLagMS  float64          `json:"mean_lag_ms"`
 	CPUMS      float64          `json:"cpu_ms"`
 	CPUPerCall float64          `json:"cpu_us_per_call"`
 	Latency    *jsonLatency     `json:"latency"`
 	Service    *jsonLatency     `json:"service"`
+	Failed     *jsonLatency     `json:"failed"`
 	Extra      *jsonLatency     `json:"extra,omitempty"`
+	SLO        *jsonSLO         `json:"slo,omitempty"`
+	Capacity   *jsonCapacity    `json:"capacity,omitempty"`
+	Knee       *jsonKnee        `json:"knee,omitempty"`
 	Series     []jsonPoint      `json:"series,omitempty"`
 	Steps      []*jsonResult    `json:"steps,omitempty"`
 }
@@ -67,42 +79,75 @@ type jsonPoint struct {
 	MaxMS    float64 `json:"max_ms"`
 }
 
-// WriteJSON writes r as one indented JSON object. Top-level fields: start
-// (RFC 3339), duration_ms, offered_rps, rps, calls, errors, error_rate (0
-// to 1), not_sent, cut_off, codes and messages (label to count),
-// max_lag_ms, mean_lag_ms, cpu_ms and cpu_us_per_call (the process's CPU
-// time while measuring, in all and per timed call); latency (corrected) and service, each with
-// count, min_ms, mean_ms, stddev_ms, max_ms, percentiles (the standard
-// list as {percentile, ms}) and histogram (compressed HdrHistogram, µs);
-// extra when targets recorded any; series (at_ms, length_ms, calls,
-// errors, not_sent, cpu_ms, rps, p50_ms, p90_ms, p99_ms, max_ms per second); and
-// steps, each a result object of its own.
+// JSONOptions shape the JSON report. The zero value is the default.
+type JSONOptions struct {
+	// SLO, if set, adds its verdicts on the run and on each step, and for
+	// a ramp the capacity.
+	SLO SLO
+}
+
+// WriteJSON writes r as one indented JSON object with the zero
+// JSONOptions.
 func WriteJSON(w io.Writer, r *load.Result) error {
-	jr, err := toJSON(r)
+	return JSONOptions{}.Write(w, r)
+}
+
+// Write writes r as one indented JSON object, schema JSONSchema.
+// Top-level fields: schema; start (RFC 3339), duration_ms, offered_rps
+// (the mean for a ramp), rps (successful calls per second), calls,
+// successes, errors, error_rate (0 to 1), not_sent, cut_off, codes and
+// messages (label to count), first_error (the first failed call's text),
+// max_lag_ms, mean_lag_ms, cpu_ms and cpu_us_per_call (the process's CPU
+// time while measuring, in all and per timed call); latency (corrected)
+// and service of successful calls, and failed (corrected, of failed
+// calls), each with count, min_ms, mean_ms, stddev_ms, max_ms,
+// percentiles (the standard list as {percentile, ms}) and histogram
+// (compressed HdrHistogram, µs); extra when targets recorded any; with an
+// SLO, slo ({objectives, met, verdicts: [{clause, measured, unit, pass,
+// no_data}]}); for a ramp, knee ({step, rate_rps, reason}) when found and,
+// with an SLO, capacity ({found, rate_rps, step}), steps counted from 1;
+// series (at_ms, length_ms, calls, errors, not_sent, cpu_ms, rps, p50_ms,
+// p90_ms, p99_ms, max_ms per second); and steps, each a result object of
+// its own with its own slo.
+func (o JSONOptions) Write(w io.Writer, r *load.Result) error {
+	jr, err := toJSON(r, o.SLO)
 	if err != nil {
 		return err
 	}
+	jr.Schema = JSONSchema
+	if len(r.Steps) > 0 {
+		jr.Knee = kneeJSON(r)
+		if o.SLO != nil {
+			jr.Capacity = capacityJSON(r, o.SLO)
+		}
+	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false) // objectives such as p99<200ms read as written
 	if err := enc.Encode(jr); err != nil {
 		return fmt.Errorf("report: write json: %w", err)
 	}
 	return nil
 }
 
-func toJSON(r *load.Result) (*jsonResult, error) {
+func toJSON(r *load.Result, slo SLO) (*jsonResult, error) {
 	jr := &jsonResult{
 		Start: r.Start, DurationMS: ms(r.Duration), OfferedRPS: r.Offered, RPS: r.Rate(),
-		Calls: r.Calls, Errors: r.Errors, ErrorRate: r.ErrorRate(), NotSent: r.NotSent, CutOff: r.CutOff,
-		Codes: nonNil(r.Codes), Messages: nonNil(r.Messages),
+		Calls: r.Calls, Successes: r.Successes(), Errors: r.Errors, ErrorRate: r.ErrorRate(),
+		NotSent: r.NotSent, CutOff: r.CutOff,
+		Codes: nonNil(r.Codes), Messages: nonNil(r.Messages), FirstError: r.FirstError,
 		MaxLagMS: ms(r.MaxLag), MeanLagMS: ms(r.MeanLag),
 		CPUMS: ms(r.CPU), CPUPerCall: float64(r.CPUPerCall()) / 1e3,
+		SLO: sloJSON(r, slo),
 	}
 	var err error
 	if jr.Latency, err = latencyJSON(r.Corrected); err != nil {
 		return nil, err
 	}
 	if jr.Service, err = latencyJSON(r.Service); err != nil {
+		return nil, err
+	}
+	if jr.Failed, err = latencyJSON(r.Failed); err != nil {
 		return nil, err
 	}
 	if r.Extra.Count() > 0 {
@@ -114,7 +159,7 @@ func toJSON(r *load.Result) (*jsonResult, error) {
 		jr.Series = append(jr.Series, pointJSON(p))
 	}
 	for _, s := range r.Steps {
-		js, err := toJSON(s)
+		js, err := toJSON(s, slo)
 		if err != nil {
 			return nil, err
 		}
@@ -164,6 +209,9 @@ func ReadJSON(rd io.Reader) (*load.Result, error) {
 	if err := dec.Decode(&jr); err != nil {
 		return nil, fmt.Errorf("report: read json: %w", err)
 	}
+	if jr.Schema != "" && jr.Schema != JSONSchema {
+		return nil, fmt.Errorf("report: read json: schema %q, want %q", jr.Schema, JSONSchema)
+	}
 	r, err := fromJSON(&jr)
 	if err != nil {
 		return nil, fmt.Errorf("report: read json: %w", err)
@@ -175,7 +223,7 @@ func fromJSON(jr *jsonResult) (*load.Result, error) {
 	r := &load.Result{
 		Start: jr.Start, Duration: fromMS(jr.DurationMS), Offered: jr.OfferedRPS,
 		Calls: jr.Calls, Errors: jr.Errors, NotSent: jr.NotSent, CutOff: jr.CutOff,
-		Codes: nonNil(jr.Codes), Messages: nonNil(jr.Messages),
+		Codes: nonNil(jr.Codes), Messages: nonNil(jr.Messages), FirstError: jr.FirstError,
 		MaxLag: fromMS(jr.MaxLagMS), MeanLag: fromMS(jr.MeanLagMS), CPU: fromMS(jr.CPUMS),
 	}
 	var err error
@@ -183,6 +231,9 @@ func fromJSON(jr *jsonResult) (*load.Result, error) {
 		return nil, err
 	}
 	if r.Service, err = histogramJSON(jr.Service, "service"); err != nil {
+		return nil, err
+	}
+	if r.Failed, err = histogramJSON(jr.Failed, "failed"); err != nil {
 		return nil, err
 	}
 	if r.Extra, err = histogramJSON(jr.Extra, "extra"); err != nil {

@@ -2,8 +2,10 @@ package report
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rpckit/rpckit/load"
 )
@@ -30,8 +32,40 @@ func TestTextEmpty(t *testing.T) {
 	if err := WriteText(&b, empty, TextOptions{Spectrum: true}); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(b.String(), "Count:          0") {
+	if !strings.Contains(b.String(), "Calls:          0") {
 		t.Errorf("empty result text:\n%s", b.String())
+	}
+}
+
+// The summary opens with the calls, successes and errors, the errors by
+// code right under; failed calls count in neither the rate nor the
+// success latencies, and have a distribution of their own.
+func TestTextFailures(t *testing.T) {
+	tests := []struct {
+		name string
+		r    *load.Result
+		head string
+		rate string
+	}{
+		{"all failed", stepResult(t0, 100, 100, time.Millisecond, 1),
+			"\nSummary:\n  Calls:          100\n  Successes:      0 (0.00%)\n  Errors:         100 (100.00%)\n    [UNAVAILABLE]   100\n  Total:          10.00 s\n",
+			"  Requests/sec:   0.00\n"},
+		{"some failed", stepResult(t0, 100, 1000, time.Millisecond, 4),
+			"\nSummary:\n  Calls:          1000\n  Successes:      750 (75.00%)\n  Errors:         250 (25.00%)\n    [UNAVAILABLE]   250\n  Total:          10.00 s\n",
+			"  Requests/sec:   75.00\n"},
+	}
+	for _, tt := range tests {
+		var b bytes.Buffer
+		if err := WriteText(&b, tt.r, TextOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		text := b.String()
+		if !strings.HasPrefix(text, tt.head) {
+			t.Errorf("%s: summary starts\n%s\nwant\n%s", tt.name, text[:min(len(text), len(tt.head))], tt.head)
+		}
+		if !strings.Contains(text, tt.rate) || !strings.Contains(text, "\nFailed call latency distribution:\n") {
+			t.Errorf("%s: want %q and the failed calls' distribution in\n%s", tt.name, tt.rate, text)
+		}
 	}
 }
 
@@ -98,4 +132,71 @@ func TestCompareGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, "compare.txt", b.Bytes())
+}
+
+// With an SLO, the JSON report carries the verdicts on the run and on each
+// step, the capacity and the knee, as the text report shows them.
+func TestJSONVerdicts(t *testing.T) {
+	slo, err := ParseSLO("p99<10ms,errors<0.1%")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := (JSONOptions{SLO: slo}).Write(&b, ramp()); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Schema     string  `json:"schema"`
+		OfferedRPS float64 `json:"offered_rps"`
+		SLO        struct {
+			Objectives string `json:"objectives"`
+			Met        bool   `json:"met"`
+			Verdicts   []struct {
+				Clause   string  `json:"clause"`
+				Measured float64 `json:"measured"`
+				Unit     string  `json:"unit"`
+				Pass     bool    `json:"pass"`
+			} `json:"verdicts"`
+		} `json:"slo"`
+		Capacity struct {
+			Found   bool    `json:"found"`
+			RateRPS float64 `json:"rate_rps"`
+			Step    int     `json:"step"`
+		} `json:"capacity"`
+		Knee struct {
+			Step    int     `json:"step"`
+			RateRPS float64 `json:"rate_rps"`
+			Reason  string  `json:"reason"`
+		} `json:"knee"`
+		Steps []struct {
+			SLO struct {
+				Met bool `json:"met"`
+			} `json:"slo"`
+		} `json:"steps"`
+	}
+	if err := json.Unmarshal(b.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Schema != JSONSchema || got.OfferedRPS != 150 {
+		t.Errorf("schema %q, offered %v", got.Schema, got.OfferedRPS)
+	}
+	if got.SLO.Objectives != "p99<10ms,errors<0.1%" || got.SLO.Met || len(got.SLO.Verdicts) != 2 ||
+		got.SLO.Verdicts[1].Clause != "errors<0.1%" || got.SLO.Verdicts[1].Unit != "%" || got.SLO.Verdicts[1].Measured != 0.6 {
+		t.Errorf("slo %+v", got.SLO)
+	}
+	if len(got.Steps) != 2 || !got.Steps[0].SLO.Met || got.Steps[1].SLO.Met {
+		t.Errorf("step verdicts %+v", got.Steps)
+	}
+	if !got.Capacity.Found || got.Capacity.RateRPS != 100 || got.Capacity.Step != 1 {
+		t.Errorf("capacity %+v", got.Capacity)
+	}
+	if got.Knee.Step != 2 || got.Knee.RateRPS != 200 || !strings.Contains(got.Knee.Reason, "achieved 148.50/s") {
+		t.Errorf("knee %+v", got.Knee)
+	}
+	if _, err := ReadJSON(bytes.NewReader(b.Bytes())); err != nil {
+		t.Errorf("reading it back: %v", err)
+	}
+	if _, err := ReadJSON(strings.NewReader(`{"schema":"rpckit.bench/v9"}`)); err == nil || !strings.Contains(err.Error(), `schema "rpckit.bench/v9"`) {
+		t.Errorf("unknown schema: err %v", err)
+	}
 }

@@ -32,11 +32,14 @@ type Clause struct {
 	Percent    bool    // errors given as a percentage
 }
 
-// A Verdict is a clause checked against a Result.
+// A Verdict is a clause checked against a Result. A latency clause on a
+// Result with no successful call has nothing to measure: it fails, with
+// NoData set.
 type Verdict struct {
 	Clause   Clause
 	Measured float64 // in the unit of Clause.Limit
 	Pass     bool
+	NoData   bool // a latency clause, and no successful call
 }
 
 // ParseSLO reads comma-separated clauses.
@@ -122,6 +125,10 @@ func (c *Clause) parseErrors(value string) error {
 func (s SLO) Check(r *load.Result) []Verdict {
 	out := make([]Verdict, len(s))
 	for i, c := range s {
+		if c.latency() && r.Corrected.Count() == 0 {
+			out[i] = Verdict{Clause: c, NoData: true}
+			continue
+		}
 		m := c.measure(r)
 		out[i] = Verdict{Clause: c, Measured: m, Pass: compare(m, c.Op, c.Limit)}
 	}
@@ -136,6 +143,11 @@ func (s SLO) Met(r *load.Result) bool {
 		}
 	}
 	return true
+}
+
+// latency reports whether the clause is on the latency of successful calls.
+func (c Clause) latency() bool {
+	return c.Metric != "errors" && c.Metric != "rps"
 }
 
 // measure is the clause's metric of r, in the unit of Limit.
@@ -177,6 +189,9 @@ func (v Verdict) String() string {
 	word := "FAIL"
 	if v.Pass {
 		word = "PASS"
+	}
+	if v.NoData {
+		return fmt.Sprintf("%s: no successful call %s", v.Clause.Text, word)
 	}
 	return fmt.Sprintf("%s: %s %s", v.Clause.Text, v.Clause.format(v.Measured), word)
 }

@@ -64,8 +64,8 @@ func TestParseSLO(t *testing.T) {
 }
 
 func TestSLOVerdicts(t *testing.T) {
-	// Step 1: p99 2.981ms, no errors, 100/s. Step 2: p99 23.855ms,
-	// 1% errors, 150/s of 200 offered.
+	// Step 1: p99 2.981ms, no errors, 100/s. Step 2: p99 23.695ms,
+	// 1% errors, 148.5/s of 200 offered (failed calls count in neither).
 	r := ramp()
 	s1, s2 := r.Steps[0], r.Steps[1]
 	tests := []struct {
@@ -75,11 +75,12 @@ func TestSLOVerdicts(t *testing.T) {
 		measured []string // verdict strings on step 2
 	}{
 		{"p99<10ms,errors<0.1%", []bool{true, true}, []bool{false, false},
-			[]string{"p99<10ms: 23.855ms FAIL", "errors<0.1%: 1.000% FAIL"}},
-		{"p50<=20ms,errors<=15,rps>=150", []bool{true, true, false}, []bool{true, true, true},
-			[]string{"p50<=20ms: 16.007ms PASS", "errors<=15: 15 PASS", "rps>=150: 150.00/s PASS"}},
+			[]string{"p99<10ms: 23.695ms FAIL", "errors<0.1%: 1.000% FAIL"}},
+		{"p50<=20ms,errors<=15,rps>=148", []bool{true, true, false}, []bool{true, true, true},
+			[]string{"p50<=20ms: 15.847ms PASS", "errors<=15: 15 PASS", "rps>=148: 148.50/s PASS"}},
+		{"rps>=150", []bool{false}, []bool{false}, []string{"rps>=150: 148.50/s FAIL"}},
 		{"max<100ms,mean<10ms,min>2ms", []bool{true, true, false}, []bool{false, false, true},
-			[]string{"max<100ms: 160.127ms FAIL", "mean<10ms: 16.487ms FAIL", "min>2ms: 8.000ms PASS"}},
+			[]string{"max<100ms: 160.127ms FAIL", "mean<10ms: 16.137ms FAIL", "min>2ms: 8.000ms PASS"}},
 	}
 	for _, tt := range tests {
 		slo, err := ParseSLO(tt.slo)
@@ -119,12 +120,12 @@ func TestCapacityAndKnee(t *testing.T) {
 		}
 	}
 	k, ok := FindKnee(r, KneeOptions{})
-	if !ok || k.Step != 1 || k.Rate != 200 || !strings.Contains(k.Reason, "achieved 150.00/s") {
+	if !ok || k.Step != 1 || k.Rate != 200 || !strings.Contains(k.Reason, "achieved 148.50/s") {
 		t.Errorf("knee = %+v, %v", k, ok)
 	}
 	// With throughput tracking off, the p99 jump gives the knee away.
 	k, ok = FindKnee(r, KneeOptions{Track: 0.5})
-	if !ok || k.Step != 1 || !strings.Contains(k.Reason, "8.0x") {
+	if !ok || k.Step != 1 || !strings.Contains(k.Reason, "7.9x") {
 		t.Errorf("knee by p99 = %+v, %v", k, ok)
 	}
 	if _, ok := FindKnee(r, KneeOptions{Track: 0.5, Jump: 10}); ok {
@@ -146,4 +147,26 @@ func TestVerdictsGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, "verdicts.txt", b.Bytes())
+}
+
+// A latency clause has nothing to measure when every call failed: it
+// fails rather than passing on an empty histogram.
+func TestSLONoSuccessfulCall(t *testing.T) {
+	r := stepResult(t0, 100, 100, time.Millisecond, 1)
+	if r.Corrected.Count() != 0 || r.Errors != 100 {
+		t.Fatalf("fixture: %d successful calls, %d errors", r.Corrected.Count(), r.Errors)
+	}
+	slo, err := ParseSLO("p99<200ms,max<1s,errors<=100")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"p99<200ms: no successful call FAIL", "max<1s: no successful call FAIL", "errors<=100: 100 PASS"}
+	for i, v := range slo.Check(r) {
+		if v.String() != want[i] {
+			t.Errorf("verdict %d: %q, want %q", i, v, want[i])
+		}
+	}
+	if slo.Met(r) {
+		t.Error("an SLO on latency met by a run with no successful call")
+	}
 }

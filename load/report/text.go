@@ -34,9 +34,12 @@ const barWidth = 40
 
 // WriteText writes the console summary of r: ghz's sections (summary,
 // response time histogram, latency distribution, status codes, errors),
-// then the service-time distribution, the steps of a ramp, and, if asked,
-// the detailed percentile spectrum. Latencies are corrected ones, measured
-// from each call's intended start.
+// then the service-time distribution, the failed calls' latency, the steps
+// of a ramp, and, if asked, the detailed percentile spectrum. The summary
+// opens with the calls, successes and errors (count and share), and the
+// errors by code. Latencies are corrected ones, measured from each call's
+// intended start, of successful calls only; failed calls have their own
+// distribution and never count in Requests/sec.
 func WriteText(w io.Writer, r *load.Result, opts TextOptions) error {
 	if opts.Buckets <= 0 {
 		opts.Buckets = 10
@@ -50,6 +53,9 @@ func WriteText(w io.Writer, r *load.Result, opts TextOptions) error {
 	writeDistribution(bw, "Latency distribution", r.Corrected)
 	if !r.Service.Equal(r.Corrected) { // in closed loop they are the same
 		writeDistribution(bw, "Service time distribution", r.Service)
+	}
+	if r.Failed.Count() > 0 {
+		writeDistribution(bw, "Failed call latency distribution", r.Failed)
 	}
 	if r.Extra.Count() > 0 {
 		writeExtra(bw, r, opts.ExtraTitle)
@@ -68,11 +74,16 @@ func WriteText(w io.Writer, r *load.Result, opts TextOptions) error {
 func writeSummary(w io.Writer, r *load.Result) {
 	fmt.Fprintf(w, "\nSummary:\n")
 	row := func(k, v string) { fmt.Fprintf(w, "  %-15s %s\n", k+":", v) }
-	row("Count", strconv.FormatInt(r.Calls, 10))
+	row("Calls", strconv.FormatInt(r.Calls, 10))
+	row("Successes", countShare(r.Successes(), r.Calls))
+	row("Errors", countShare(r.Errors, r.Calls))
+	writeErrorCodes(w, r)
 	row("Total", fmtUnit(r.Duration))
-	row("Slowest", fmtUnit(r.Corrected.Max()))
-	row("Fastest", fmtUnit(r.Corrected.Min()))
-	row("Average", fmtUnit(r.Corrected.Mean()))
+	if r.Corrected.Count() > 0 {
+		row("Slowest", fmtUnit(r.Corrected.Max()))
+		row("Fastest", fmtUnit(r.Corrected.Min()))
+		row("Average", fmtUnit(r.Corrected.Mean()))
+	}
 	row("Requests/sec", fmtFloat(r.Rate(), 2))
 	if r.Offered > 0 {
 		row("Offered/sec", fmtFloat(r.Offered, 2))
@@ -89,6 +100,23 @@ func writeSummary(w io.Writer, r *load.Result) {
 	if r.CPU > 0 && r.Calls > 0 && r.Duration > 0 {
 		row("Client CPU", fmt.Sprintf("%s per 1000 calls, %s%% of a core",
 			fmtUnit(r.CPU*1000/time.Duration(r.Calls)), fmtFloat(100*r.CPU.Seconds()/r.Duration.Seconds(), 1)))
+	}
+}
+
+// countShare is "n (p%)", n's share of all.
+func countShare(n, all int64) string {
+	if all == 0 {
+		return strconv.FormatInt(n, 10)
+	}
+	return fmt.Sprintf("%d (%s%%)", n, fmtFloat(100*float64(n)/float64(all), 2))
+}
+
+// writeErrorCodes lists the failed calls by code, under the error count.
+func writeErrorCodes(w io.Writer, r *load.Result) {
+	for _, k := range byCount(r.Codes) {
+		if k != "OK" {
+			fmt.Fprintf(w, "    [%s]   %d\n", k, r.Codes[k])
+		}
 	}
 }
 
@@ -111,6 +139,10 @@ func fmtUnit(d time.Duration) string {
 // milliseconds.
 func writeHistogram(w io.Writer, h *load.Histogram, n int) {
 	fmt.Fprintf(w, "\nResponse time histogram:\n")
+	if h.Count() == 0 {
+		fmt.Fprintf(w, "  no successful calls\n")
+		return
+	}
 	marks, counts := buckets(h, n)
 	var most int64
 	for _, c := range counts {
@@ -168,6 +200,10 @@ func writeExtra(w io.Writer, r *load.Result, title string) {
 
 func writeDistribution(w io.Writer, title string, h *load.Histogram) {
 	fmt.Fprintf(w, "\n%s:\n", title)
+	if h.Count() == 0 {
+		fmt.Fprintf(w, "  none\n")
+		return
+	}
 	for _, p := range h.Percentiles(load.StandardPercentiles()) {
 		if p.Percentile == 100 {
 			fmt.Fprintf(w, "  max in %s\n", fmtUnit(p.Value))
