@@ -65,6 +65,9 @@ func (f *benchFlags) register(fs *pflag.FlagSet) {
 }
 
 func (f *benchFlags) options(cmd *cobra.Command) (load.Options, report.SLO, error) {
+	if err := f.check(cmd.Flags()); err != nil {
+		return load.Options{}, nil, err
+	}
 	opts := load.Options{
 		Concurrency: f.concurrency, Count: f.count, Duration: f.duration,
 		Warmup: f.warmup, Timeout: f.timeout, MaxInFlight: f.maxInFlight,
@@ -112,7 +115,8 @@ go into HdrHistograms over the whole run; the report opens with the calls,
 successes and errors (by code), then gives the ghz-style summary, status codes
 and errors, and with --slo the verdicts (and for a ramp the capacity: the
 highest rate that met the SLO). Failed calls count in neither Requests/sec nor
-the latency distribution: they have their own.
+the latency distribution: they have their own. For an HTTP URL, -d and --body
+both give the request body.
 
 --format json writes one object, "schema": "rpckit.bench/v2": calls,
 successes, errors, error_rate, rps (successful calls/s), offered_rps (a ramp's
@@ -153,8 +157,14 @@ whatever the format). Without --slo, any failed call prints a warning on stderr.
 			var target load.Target
 			var cleanup func()
 			if isURL(args[0]) {
+				if err := hf.takeData(cmd.Flags(), gf.data); err != nil {
+					return err
+				}
 				target, opts.Code, cleanup, err = hf.target(cmd, args[0], &bf)
 			} else {
+				if err := gf.check(cmd.Flags()); err != nil {
+					return err
+				}
 				target, opts.Code, cleanup, err = gf.target(cmd, stdio, args[0], args[1], &bf)
 			}
 			if err != nil {

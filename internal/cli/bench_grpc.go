@@ -34,7 +34,7 @@ type grpcBenchFlags struct {
 func (f *grpcBenchFlags) register(fs *pflag.FlagSet) {
 	f.conn.register(fs)
 	f.schema.register(fs)
-	fs.StringVarP(&f.data, "data", "d", "", "request JSON (a sequence of objects for client and bidi streams), `@file` or @-")
+	fs.StringVarP(&f.data, "data", "d", "", "request JSON (a sequence of objects for client and bidi streams), `@file` or @-; for a URL, the HTTP body")
 	fs.IntVar(&f.connections, "connections", 1, "gRPC connections, used in turn")
 	fs.IntVar(&f.perConn, "streams-per-connection", 0, "calls in flight per connection: opens concurrency/N connections (overrides --connections)")
 	fs.DurationVar(&f.interval, "stream-interval", 0, "pause between the request messages of a client or bidi stream")

@@ -33,7 +33,7 @@ type httpBenchFlags struct {
 func (f *httpBenchFlags) register(fs *pflag.FlagSet) {
 	fs.StringVarP(&f.method, "request", "X", "", "HTTP method (default GET, or POST with a body)")
 	fs.StringArrayVar(&f.headers, "http-header", nil, "HTTP request header `'Name: value'` (repeatable)")
-	fs.StringVar(&f.body, "body", "", "HTTP request body, `@file` or @-")
+	fs.StringVar(&f.body, "body", "", "HTTP request body, `@file` or @- (for a URL, the same as -d)")
 	fs.IntVar(&f.expect, "expect-status", 0, "the HTTP status every response must have (default any 2xx)")
 	fs.BoolVar(&f.keepAlive, "keepalive", true, "HTTP/1.1: reuse connections (false: a new connection per request)")
 	fs.BoolVar(&f.http2, "http2", false, "use HTTP/2 (h2c for http:// URLs)")

@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +18,34 @@ import (
 
 func init() {
 	scriptCmds["exits"] = cmdExits
+	scriptCmds["bodyserver"] = cmdBodyServer
+}
+
+// cmdBodyServer starts an HTTP server on loopback for the rest of the
+// script, and sets NAME to its http://127.0.0.1:port URL:
+//
+//	bodyserver NAME
+//
+// It answers 200 to a request with a body and 411 Length Required to one
+// without.
+func cmdBodyServer(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: bodyserver NAME")
+	}
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	ts.Check(err)
+	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n, _ := io.Copy(io.Discard, r.Body)
+		if n == 0 {
+			w.WriteHeader(http.StatusLengthRequired)
+			return
+		}
+		fmt.Fprintf(w, "%d bytes\n", n)
+	})
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 5 * time.Second}
+	go srv.Serve(lis)
+	ts.Defer(func() { srv.Close() })
+	ts.Setenv(args[0], "http://"+lis.Addr().String())
 }
 
 // cmdExits runs a program and checks its exit code:

@@ -1,0 +1,68 @@
+package cli
+
+import (
+	"time"
+
+	"github.com/spf13/pflag"
+)
+
+// check refuses load settings that make no sense, before anything is
+// dialled: no calls in flight, a deadline that is already past, a bound of
+// no time or no calls.
+func (f *benchFlags) check(fs *pflag.FlagSet) error {
+	switch {
+	case fs.Changed("concurrency") && f.concurrency < 1:
+		return usagef("--concurrency %d: want at least 1 call in flight", f.concurrency)
+	case fs.Changed("count") && f.count < 1:
+		return usagef("--count %d: want at least 1 call", f.count)
+	case fs.Changed("max-in-flight") && f.maxInFlight < 1:
+		return usagef("--max-in-flight %d: want at least 1 call", f.maxInFlight)
+	}
+	if err := positive(fs, "duration", f.duration); err != nil {
+		return err
+	}
+	if err := positive(fs, "timeout", f.timeout); err != nil {
+		return err
+	}
+	if err := positive(fs, "step", f.step); err != nil {
+		return err
+	}
+	if f.warmup < 0 {
+		return usagef("--warmup %s: want a duration of 0 or more", f.warmup)
+	}
+	return nil
+}
+
+// positive refuses a duration flag given as zero or less.
+func positive(fs *pflag.FlagSet, name string, d time.Duration) error {
+	if fs.Changed(name) && d <= 0 {
+		return usagef("--%s %s: want a positive duration such as 10s", name, d)
+	}
+	return nil
+}
+
+// check refuses gRPC load settings that make no sense.
+func (f *grpcBenchFlags) check(fs *pflag.FlagSet) error {
+	switch {
+	case f.connections < 1:
+		return usagef("--connections %d: want at least 1", f.connections)
+	case fs.Changed("streams-per-connection") && f.perConn < 1:
+		return usagef("--streams-per-connection %d: want at least 1", f.perConn)
+	case f.interval < 0:
+		return usagef("--stream-interval %s: want a pause of 0 or more", f.interval)
+	}
+	return nil
+}
+
+// takeData makes -d the HTTP body, as --body is: the two are one setting
+// for a URL, so giving both is a mistake.
+func (f *httpBenchFlags) takeData(fs *pflag.FlagSet, data string) error {
+	if !fs.Changed("data") {
+		return nil
+	}
+	if fs.Changed("body") {
+		return usagef("-d and --body both give the HTTP body; give one")
+	}
+	f.body = data
+	return nil
+}
