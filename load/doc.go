@@ -7,9 +7,14 @@
 // corrected histogram, free of coordinated omission) and from the actual
 // send (the service-time histogram). The dispatcher never waits on a busy
 // worker: it starts another goroutine, up to Options.MaxInFlight, and past
-// that counts the call as not sent. How late calls started (schedule lag) is
-// reported. In closed loop (no Pacer) Options.Concurrency workers call back
-// to back.
+// that counts the call as not sent. It stops soon after the schedule's end
+// however far behind it is, counting the calls it did not send, so a run
+// lasts its schedule and a drain no longer than the call timeout. How late
+// calls started (schedule lag) is reported. In closed loop (no Pacer)
+// Options.Concurrency workers call back to back.
+//
+// Failed calls are counted and timed apart, in a histogram of their own:
+// never in the latency histograms of successful calls or in Result.Rate.
 //
 // Measurements go to HdrHistograms (1 µs to 1 h, 3 significant digits)
 // sharded per worker group and merged at the end, so recording a call takes

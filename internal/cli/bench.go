@@ -249,10 +249,19 @@ func benchOutcome(stderr io.Writer, res *load.Result, slo report.SLO) error {
 		return &exitError{code: exitSLOFailed, err: sloMissed(res, slo)}
 	}
 	if slo == nil && res.Errors > 0 {
-		fmt.Fprintf(stderr, "rpckit: warning: %d of %d calls failed (%.2f%%); the first: %s\n",
-			res.Errors, res.Calls, 100*res.ErrorRate(), oneLine(res.FirstError))
+		fmt.Fprintf(stderr, "rpckit: warning: %d of %d calls failed (%.2f%%)%s\n",
+			res.Errors, res.Calls, 100*res.ErrorRate(), firstError(res))
 	}
 	return nil
+}
+
+// firstError is "; the first: TEXT", or nothing when the result does not
+// know the text (a report of interval logs).
+func firstError(res *load.Result) string {
+	if res.FirstError == "" {
+		return ""
+	}
+	return "; the first: " + oneLine(res.FirstError)
 }
 
 // noSuccess is the error of a run in which no call succeeded.
@@ -260,7 +269,7 @@ func noSuccess(res *load.Result) error {
 	if res.Calls == 0 {
 		return fmt.Errorf("no call completed (%d not sent, %d cut off at the end)", res.NotSent, res.CutOff)
 	}
-	return fmt.Errorf("all %d calls failed; the first: %s", res.Calls, oneLine(res.FirstError))
+	return fmt.Errorf("all %d calls failed%s", res.Calls, firstError(res))
 }
 
 // sloMissed lists the objectives the run missed, in one line.

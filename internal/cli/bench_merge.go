@@ -16,7 +16,9 @@ func newBenchMergeCmd(stdio Stdio) *cobra.Command {
 		Short: "Combine HdrHistogram interval logs (from --hdr-log) into exact percentiles",
 		Long: `Combine HdrHistogram interval logs written by 'rpckit bench --hdr-log', for
 example by bench pods on several machines, into one report with exact
-combined percentiles. Logs carry latencies only, not status codes.`,
+combined percentiles. Logs carry latencies only (failed calls' apart), not
+status codes or error texts. Exit codes as for bench: 1 when no call
+succeeded, 3 when --slo was missed.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usagef("want at least one log file")
@@ -44,10 +46,7 @@ combined percentiles. Logs carry latencies only, not status codes.`,
 			if err := writeReport(stdio, &bf, res, slo); err != nil {
 				return err
 			}
-			if slo != nil && !slo.Met(res) {
-				return &exitError{code: exitSLOFailed}
-			}
-			return nil
+			return benchOutcome(stdio.Err, res, slo)
 		},
 	}
 	cmd.Flags().StringVar(&sloText, "slo", "", "latency objectives such as 'p99<200ms'; exit 3 when missed")

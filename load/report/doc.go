@@ -2,7 +2,9 @@
 // ghz's with wrk2's detailed percentile spectrum, JSON, CSV, HdrHistogram
 // interval logs (written, read and merged), SLO verdicts with the capacity
 // and knee of a ramp, side-by-side comparisons, and a self-contained HTML
-// page with plots comparing several runs (WriteHTML).
+// page with plots comparing several runs (WriteHTML). Every rendering
+// counts failed calls apart: never in rates or in the latency figures of
+// successful calls. The JSON form is versioned (JSONSchema).
 //
 // Units: JSON and CSV give durations as float milliseconds, in fields and
 // columns named with an "_ms" suffix, and rates as calls per second
