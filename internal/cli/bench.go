@@ -249,8 +249,8 @@ func benchOutcome(stderr io.Writer, res *load.Result, slo report.SLO) error {
 		return &exitError{code: exitSLOFailed, err: sloMissed(res, slo)}
 	}
 	if slo == nil && res.Errors > 0 {
-		fmt.Fprintf(stderr, "rpckit: warning: %d of %d calls failed (%.2f%%)%s\n",
-			res.Errors, res.Calls, 100*res.ErrorRate(), firstError(res))
+		printError(stderr, fmt.Errorf("warning: %d of %d calls failed (%.2f%%)%s",
+			res.Errors, res.Calls, 100*res.ErrorRate(), firstError(res)))
 	}
 	return nil
 }
