@@ -61,6 +61,8 @@ func TestGateway(t *testing.T) {
 			status: 503, want: `{"code":14,"details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"REQUESTED","domain":"test.rpckit.dev","metadata":{"code":"14"}},{"@type":"type.googleapis.com/google.rpc.BadRequest","fieldViolations":[{"field":"fail_code","description":"asked to fail"}]}]}`},
 		{name: "deadline from Grpc-Timeout", method: "POST", path: "/v1/echo", body: `{"delay":"5s"}`, header: map[string]string{"Grpc-Timeout": "100m"},
 			status: 504},
+		{name: "Grpc-Timeout past the longest Duration, clamped", method: "POST", path: "/v1/echo", body: `{"number":1}`, header: map[string]string{"Grpc-Timeout": "2562048H"},
+			status: 200},
 		{name: "bad Grpc-Timeout", method: "POST", path: "/v1/echo", body: `{}`, header: map[string]string{"Grpc-Timeout": "soon"},
 			status: 400},
 		{name: "unknown path", method: "GET", path: "/v2/nothing",
