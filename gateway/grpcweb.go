@@ -114,8 +114,11 @@ func (c *webCall) request() ([]byte, error) {
 	if errors.As(err, &tooBig) {
 		return nil, status.Errorf(codes.ResourceExhausted, "gRPC-Web request body larger than %d bytes", tooBig.Limit)
 	}
+	if _, ok := status.FromError(err); err != nil && !ok {
+		err = status.Error(codes.InvalidArgument, err.Error())
+	}
 	if err != nil {
-		return nil, status.Error(codes.InvalidArgument, err.Error())
+		return nil, err // a frame's own status: too large, compressed
 	}
 	if len(msgs) != 1 {
 		return nil, status.Errorf(codes.InvalidArgument, "gRPC-Web request to %s has %d messages, want 1", c.route.Method.FullName(), len(msgs))

@@ -249,6 +249,10 @@ func testWebErrors(t *testing.T, hs *httptest.Server, text bool) {
 			code: "12", message: "unknown method /rpckit.test.v1.Test/Nope"},
 		{name: "two messages", path: "/rpckit.test.v1.Test/Echo", body: two, code: "3", message: "has 2 messages, want 1"},
 		{name: "cut short", path: "/rpckit.test.v1.Test/Echo", body: cutShort(text), code: "3", message: "cut short"},
+		{name: "compressed", path: "/rpckit.test.v1.Test/Echo", body: maybeText(text, webFrame(1, []byte{8, 1})),
+			code: "12", message: "compressed messages are not served"},
+		{name: "frame past the limit", path: "/rpckit.test.v1.Test/Echo", body: maybeText(text, []byte{0, 0x40, 0, 0, 0, 8, 1, 0}),
+			code: "8", message: "message of 1073741824 bytes, past the limit"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			resp := postWeb(t, hs, tc.path, text, tc.body, tc.header)
@@ -266,6 +270,14 @@ func testWebErrors(t *testing.T, hs *httptest.Server, text bool) {
 			t.Fatalf("bad base64: %v", resp.header)
 		}
 	}
+}
+
+// maybeText is b as the body of a grpc-web-text request when text is set.
+func maybeText(text bool, b []byte) []byte {
+	if text {
+		return []byte(base64.StdEncoding.EncodeToString(b))
+	}
+	return b
 }
 
 func cutShort(text bool) []byte {
