@@ -76,8 +76,12 @@ func (g *Gateway) callContext(r *http.Request) (context.Context, context.CancelF
 		}
 		timeout = d
 	}
+	md, err := g.forwarded(r)
+	if err != nil {
+		return nil, nil, err
+	}
 	ctx, cancel := context.WithTimeout(r.Context(), timeout)
-	return metadata.NewOutgoingContext(ctx, g.forwarded(r)), cancel, nil
+	return metadata.NewOutgoingContext(ctx, md), cancel, nil
 }
 
 // request builds the request message: the body (all of it, or one field),
@@ -145,12 +149,8 @@ func (c *call) body(dst []byte) (raw, msg []byte, err error) {
 		return dst, []byte("{}"), nil
 	}
 	b, err := readAll(dst, http.MaxBytesReader(c.w, c.r.Body, c.g.opts.MaxBodyBytes), min(c.r.ContentLength, c.g.opts.MaxBodyBytes))
-	var tooBig *http.MaxBytesError
-	if errors.As(err, &tooBig) {
-		return b, nil, errTooLarge{tooBig.Limit}
-	}
 	if err != nil {
-		return b, nil, status.Errorf(codes.InvalidArgument, "reading body: %v", err)
+		return b, nil, bodyError(err, "reading body")
 	}
 	if len(bytes.TrimSpace(b)) == 0 {
 		b = append(b[:0], "{}"...)
@@ -163,11 +163,38 @@ func (c *call) body(dst []byte) (raw, msg []byte, err error) {
 	return b, fmt.Appendf(nil, "{%s:%s}", name, b), nil
 }
 
-// errTooLarge is a request body past MaxBodyBytes.
+// errTooLarge is a request body past MaxBodyBytes: 413 and
+// RESOURCE_EXHAUSTED on every route, whatever reads the body.
 type errTooLarge struct{ limit int64 }
 
 func (e errTooLarge) Error() string {
 	return fmt.Sprintf("request body larger than %d bytes", e.limit)
+}
+
+func (e errTooLarge) GRPCStatus() *status.Status {
+	return status.New(codes.ResourceExhausted, e.Error())
+}
+
+// bodyError is the error of reading a request body: errTooLarge past the
+// limit, else INVALID_ARGUMENT, after where when it is given.
+func bodyError(err error, where string) error {
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return errTooLarge{tooBig.Limit}
+	}
+	if where == "" {
+		return status.Error(codes.InvalidArgument, err.Error())
+	}
+	return status.Errorf(codes.InvalidArgument, "%s: %v", where, err)
+}
+
+// httpStatus is the HTTP status of a failed call: 413 for a body too
+// large, else the status code's.
+func httpStatus(err error, code codes.Code) int {
+	if errors.As(err, new(errTooLarge)) {
+		return http.StatusRequestEntityTooLarge
+	}
+	return HTTPStatus(code)
 }
 
 // respond writes a unary response: the whole message, or its
@@ -224,21 +251,20 @@ func (c *call) responseField(msg []byte) ([]byte, error) {
 // fail writes err as a JSON google.rpc.Status with the HTTP status of its
 // code.
 func (c *call) fail(err error) {
-	var tooBig errTooLarge
-	if errors.As(err, &tooBig) {
-		c.code = codes.ResourceExhausted
-		writeRoutingError(c.w, http.StatusRequestEntityTooLarge, tooBig.Error())
-		return
-	}
 	st := status.Convert(err)
 	c.code = st.Code()
-	body, jerr := invoke.StatusJSON(c.st.codec, st)
-	if jerr != nil {
+	c.w.Header().Set("Content-Type", "application/json")
+	c.w.WriteHeader(httpStatus(err, st.Code()))
+	_, _ = c.w.Write(append(c.statusJSON(st), '\n'))
+}
+
+// statusJSON is st as a JSON google.rpc.Status.
+func (c *call) statusJSON(st *status.Status) []byte {
+	body, err := invoke.StatusJSON(c.st.codec, st)
+	if err != nil {
 		body, _ = json.Marshal(map[string]any{"code": st.Code(), "message": st.Message()})
 	}
-	c.w.Header().Set("Content-Type", "application/json")
-	c.w.WriteHeader(HTTPStatus(st.Code()))
-	_, _ = c.w.Write(append(body, '\n'))
+	return body
 }
 
 // writeRoutingError answers a request no method serves.
@@ -261,10 +287,12 @@ func writeRoutingError(w http.ResponseWriter, httpStatus int, msg string) {
 // forwarded picks the request headers that become metadata: the
 // allowlist, and Grpc-Metadata-* with the prefix removed. Keys that are not
 // valid metadata, the transport's own (grpc-*), and those the gateway sets
-// itself are refused; -bin values are base64-decoded. Like grpc-gateway,
-// it adds x-forwarded-host (the Host) and x-forwarded-for (the peer,
-// after any X-Forwarded-For the request came with).
-func (g *Gateway) forwarded(r *http.Request) metadata.MD {
+// itself are left out; -bin values are base64-decoded, and a value gRPC
+// cannot carry (not base64, or text outside printable ASCII) is the
+// client's error, INVALID_ARGUMENT. Like grpc-gateway, it adds
+// x-forwarded-host (the Host) and x-forwarded-for (the peer, after any
+// X-Forwarded-For the request came with).
+func (g *Gateway) forwarded(r *http.Request) (metadata.MD, error) {
 	md := metadata.MD{}
 	for k, vs := range r.Header {
 		key, ok := g.metadataKey(k)
@@ -272,14 +300,9 @@ func (g *Gateway) forwarded(r *http.Request) metadata.MD {
 			continue
 		}
 		for _, v := range vs {
-			if strings.HasSuffix(key, "-bin") {
-				b, err := base64.StdEncoding.DecodeString(v)
-				if err != nil {
-					if b, err = base64.RawStdEncoding.DecodeString(v); err != nil {
-						continue
-					}
-				}
-				v = string(b)
+			v, err := metadataFromHeader(key, v)
+			if err != nil {
+				return nil, status.Errorf(codes.InvalidArgument, "header %s: %v", k, err)
 			}
 			md[key] = append(md[key], v)
 		}
@@ -291,7 +314,28 @@ func (g *Gateway) forwarded(r *http.Request) metadata.MD {
 		}
 		md["x-forwarded-for"] = []string{ip}
 	}
-	return md
+	return md, nil
+}
+
+// metadataFromHeader is the metadata value of a forwarded header's value:
+// -bin values base64-decoded (padded or not), others as they are, which
+// gRPC allows only in printable ASCII.
+func metadataFromHeader(key, v string) (string, error) {
+	if strings.HasSuffix(key, "-bin") {
+		b, err := base64.StdEncoding.DecodeString(v)
+		if err != nil {
+			if b, err = base64.RawStdEncoding.DecodeString(v); err != nil {
+				return "", errors.New("a -bin value must be base64")
+			}
+		}
+		return string(b), nil
+	}
+	for i := range len(v) {
+		if v[i] < 0x20 || v[i] > 0x7e {
+			return "", fmt.Errorf("byte 0x%02x at offset %d: gRPC metadata values are printable ASCII (send others base64 in a -bin header)", v[i], i)
+		}
+	}
+	return v, nil
 }
 
 // metadataKey is the metadata key of a forwarded header; the common

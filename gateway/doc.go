@@ -29,7 +29,9 @@
 //
 // Authorization, X-Request-Id, Options.Headers and Grpc-Metadata-* (prefix
 // removed) are forwarded; keys that are not valid metadata, grpc-* keys and
-// x-forwarded-* from the client are not. x-forwarded-host and
+// x-forwarded-* from the client are not; a value gRPC cannot carry (text
+// outside printable ASCII, a -bin value not in base64) is a 400
+// INVALID_ARGUMENT on every route. x-forwarded-host and
 // x-forwarded-for are set as grpc-gateway sets them. Response headers come
 // back as Grpc-Metadata-*, trailers as Grpc-Trailer-* (plain headers for
 // gRPC-Web, as its clients read them).
@@ -65,7 +67,8 @@
 //   - Responses leave out fields with default values (canonical proto3
 //     JSON); grpc-gateway's default marshaler emits them all. Both parse to
 //     the same messages.
-//   - Request bodies are limited (Options.MaxBodyBytes, 413 past it).
+//   - Request bodies are limited (Options.MaxBodyBytes: 413 and
+//     RESOURCE_EXHAUSTED past it, streams and gRPC-Web included).
 //
 // gateway may import rpckit's transcode, invoke, schema and dynamic
 // packages, grpc-go and protobuf-go.

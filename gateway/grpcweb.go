@@ -110,12 +110,8 @@ func (c *webCall) request() ([]byte, error) {
 		body = newWebTextReader(body)
 	}
 	msgs, err := readWebFrames(body, c.g.opts.MaxBodyBytes)
-	var tooBig *http.MaxBytesError
-	if errors.As(err, &tooBig) {
-		return nil, status.Errorf(codes.ResourceExhausted, "gRPC-Web request body larger than %d bytes", tooBig.Limit)
-	}
 	if _, ok := status.FromError(err); err != nil && !ok {
-		err = status.Error(codes.InvalidArgument, err.Error())
+		err = bodyError(err, "")
 	}
 	if err != nil {
 		return nil, err // a frame's own status: too large, compressed

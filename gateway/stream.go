@@ -52,9 +52,9 @@ func (s *streamWriter) message(js []byte) {
 
 // fail writes an error as the stream's last item; when nothing was sent
 // yet, the HTTP status tells the code too (as grpc-gateway does).
-func (s *streamWriter) fail(code codes.Code, statusJSON []byte) {
+func (s *streamWriter) fail(httpStatus int, statusJSON []byte) {
 	if s.n == 0 {
-		s.w.WriteHeader(HTTPStatus(code))
+		s.w.WriteHeader(httpStatus)
 	}
 	if s.sse {
 		fmt.Fprintf(s.w, "event: error\ndata: %s\n\n", statusJSON)
@@ -117,11 +117,7 @@ func (c *call) relay(st *invoke.Stream, sendErr <-chan error) {
 func (c *call) streamFail(out *streamWriter, err error) {
 	st := status.Convert(err)
 	c.code = st.Code()
-	js, jerr := invoke.StatusJSON(c.st.codec, st)
-	if jerr != nil {
-		js = fmt.Appendf(nil, `{"code":%d,"message":%q}`, st.Code(), st.Message())
-	}
-	out.fail(st.Code(), js)
+	out.fail(httpStatus(err, st.Code()), c.statusJSON(st))
 }
 
 // clientStream reads request messages from a newline-delimited JSON body,
@@ -178,7 +174,7 @@ func (c *call) sendRequests(st *invoke.Stream) error {
 			return nil
 		}
 		if err != nil {
-			return status.Errorf(codes.InvalidArgument, "request %d: %v", n, err)
+			return bodyError(err, fmt.Sprintf("request %d", n))
 		}
 		wire, err := c.st.codec.Encode(nil, c.route.Method.Input(), bytes.TrimSpace(raw))
 		if err != nil {
