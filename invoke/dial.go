@@ -127,9 +127,8 @@ func dialOptions(opts DialOptions, p *probe) ([]grpc.DialOption, error) {
 		if err != nil {
 			return nil, err
 		}
-		if cfg.ServerName == "" && opts.Authority != "" {
-			cfg.ServerName = hostOnly(opts.Authority)
-		}
+		// With no ServerName, grpc-go verifies the host of the authority:
+		// copying it here would make the two disagree (host vs host:port).
 		creds = credentials.NewTLS(cfg)
 	}
 	dopts := []grpc.DialOption{
@@ -147,13 +146,6 @@ func dialOptions(opts DialOptions, p *probe) ([]grpc.DialOption, error) {
 		dopts = append(dopts, grpc.WithUserAgent(opts.UserAgent))
 	}
 	return dopts, nil
-}
-
-func hostOnly(authority string) string {
-	if h, _, err := net.SplitHostPort(authority); err == nil {
-		return h
-	}
-	return authority
 }
 
 // WaitReady connects and waits for the connection to be ready, for at most

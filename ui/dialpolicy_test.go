@@ -2,10 +2,15 @@ package ui
 
 import (
 	"context"
+	"crypto/tls"
+	"encoding/json"
 	"errors"
 	"net/netip"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/rpckit/rpckit/internal/rpctest"
 )
 
 func fakeLookup(m map[string][]string) func(context.Context, string) ([]netip.Addr, error) {
@@ -123,5 +128,43 @@ func TestExposedConnect(t *testing.T) {
 	}
 	if code := p.post("/api/connect", connectRequest{Target: "169.254.169.254:80", Plaintext: true}, &e); code != 200 || !strings.Contains(e.Error, "blocked") {
 		t.Errorf("metadata address: %d %s", code, e.Error)
+	}
+}
+
+// An exposed page reaches a TLS target by its name: it dials the address
+// it checked, with the name kept as :authority and TLS server name.
+func TestExposedConnectTLSByName(t *testing.T) {
+	var mu sync.Mutex
+	var sni []string
+	cfg := fx.Certs.ServerTLS(false)
+	cfg.GetConfigForClient = func(h *tls.ClientHelloInfo) (*tls.Config, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		sni = append(sni, h.ServerName)
+		return nil, nil
+	}
+	srv, err := rpctest.Start(rpctest.Options{TLS: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Stop)
+	target := "localhost:" + srv.Addr[strings.LastIndexByte(srv.Addr, ':')+1:]
+	p := newPage(t, Options{Exposed: true, Allow: []string{target}})
+	p.h.targets.policy.lookup = fakeLookup(map[string][]string{"localhost": {"127.0.0.1"}})
+	ca := readFile(t, fx.Certs.CA)
+	for _, m := range []tlsMaterial{{CA: ca}, {CA: ca, ServerName: "localhost"}} {
+		resp := p.connect(connectRequest{Target: target, TLS: m})
+		var out callResult
+		p.post("/api/call", callRequest{Conn: resp.ID, Method: "rpckit.test.v1.Test/Echo", Body: json.RawMessage(`{"number":"7"}`)}, &out)
+		if out.CodeName != "OK" {
+			t.Fatalf("server name %q: call %+v", m.ServerName, out)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, name := range sni {
+		if name != "localhost" {
+			t.Fatalf("TLS server names sent %q, want localhost each time", sni)
+		}
 	}
 }

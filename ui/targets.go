@@ -149,6 +149,9 @@ func dial(ctx context.Context, req connectRequest, res resolved) (*invoke.Conn, 
 		Plaintext: req.Plaintext, Authority: res.authority,
 		ConnectTimeout: 5 * time.Second, UserAgent: "rpckit-ui",
 	}
+	if !req.Plaintext && req.TLS.ServerName != "" {
+		opts.Authority = "" // the server name asked for is the authority
+	}
 	if !req.Plaintext {
 		if opts.TLS, err = tlsFiles(dir, req.TLS); err != nil {
 			return nil, err
