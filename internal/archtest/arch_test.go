@@ -92,13 +92,15 @@ var allowed = map[string][]string{
 	"load":        {},
 	"load/report": {"load"},
 	"interceptor": {},
-	"server":      {"interceptor"},
-	"gateway":     {"transcode", "invoke", "schema", "dynamic", "wire", "interceptor"},
-	"ui":          {"schema", "invoke", "transcode", "load", "load/report", "dynamic", "wire"},
+	"server":      {"interceptor", "internal/bodytimeout"},
+	"gateway":     {"transcode", "invoke", "schema", "dynamic", "wire", "interceptor", "internal/bodytimeout"},
+	"ui":          {"schema", "invoke", "transcode", "load", "load/report", "dynamic", "wire", "internal/bodytimeout"},
 
 	// Leaves under dynamic and transcode: the standard library and x/sys/cpu.
 	"internal/utf8x":   {},
 	"internal/errtext": {},
+	// A leaf under gateway, ui and server: the standard library only.
+	"internal/bodytimeout": {},
 }
 
 func TestImportRules(t *testing.T) {
