@@ -68,8 +68,9 @@
 //     JSON); grpc-gateway's default marshaler emits them all. Both parse to
 //     the same messages.
 //   - Request bodies are limited (Options.MaxBodyBytes: 413 and
-//     RESOURCE_EXHAUSTED past it, streams and gRPC-Web included).
+//     RESOURCE_EXHAUSTED past it, streams and gRPC-Web included) and
+//     timed (Options.BodyTimeout: 408 and DEADLINE_EXCEEDED past it).
 //
-// gateway may import rpckit's transcode, invoke, schema and dynamic
-// packages, grpc-go and protobuf-go.
+// gateway may import rpckit's transcode, invoke, schema, dynamic and
+// internal/bodytimeout packages, grpc-go and protobuf-go.
 package gateway

@@ -2,6 +2,7 @@ package gateway_test
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -9,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rpckit/rpckit/gateway"
 	testv1 "github.com/rpckit/rpckit/internal/gen/rpckit/test/v1"
@@ -151,4 +153,84 @@ func restCall(t *testing.T, hs *httptest.Server, k routeKind, body []byte, hdr m
 		st.Code = st.Error.Code
 	}
 	return resp.StatusCode, st.Code, string(raw)
+}
+
+// trickle writes body to w a byte every interval, then closes it; it stops
+// when the reader is gone.
+func trickle(w *io.PipeWriter, body []byte, interval time.Duration) {
+	for i := range body {
+		if _, err := w.Write(body[i : i+1]); err != nil {
+			return
+		}
+		time.Sleep(interval)
+	}
+	w.Close()
+}
+
+// TestSlowBodyAcrossRoutes: a body trickling in, a byte every 50 ms, is
+// cut off after BodyTimeout with 408 DEADLINE_EXCEEDED on every route
+// that reads a body.
+func TestSlowBodyAcrossRoutes(t *testing.T) {
+	hs := startGateway(t, gateway.Options{BodyTimeout: 300 * time.Millisecond})
+	for _, k := range routeKinds {
+		if !hasBody(k) && !k.web {
+			continue
+		}
+		t.Run(k.name, func(t *testing.T) {
+			pr, pw := io.Pipe()
+			defer pw.CloseWithError(errors.New("test over"))
+			go trickle(pw, k.body(t, false), 50*time.Millisecond)
+			method, ct := k.method, "application/json"
+			if k.web {
+				method, ct = "POST", "application/grpc-web+proto"
+			}
+			req, err := http.NewRequest(method, hs.URL+k.path, pr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Header.Set("Content-Type", ct)
+			start := time.Now()
+			resp, err := hs.Client().Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			raw, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if d := time.Since(start); d > 10*time.Second {
+				t.Fatalf("answered after %v", d)
+			}
+			if k.web {
+				if got := resp.Header.Get("Grpc-Status"); got != "4" {
+					t.Fatalf("grpc-status %q %q, want 4", got, resp.Header.Get("Grpc-Message"))
+				}
+				return
+			}
+			if resp.StatusCode != http.StatusRequestTimeout || !strings.Contains(string(raw), `"code":4`) {
+				t.Fatalf("HTTP %d %s, want 408 with code 4", resp.StatusCode, raw)
+			}
+		})
+	}
+}
+
+// TestStreamIdlesBetweenMessages: a client stream whose messages each
+// arrive at once lives on however long it waits between them.
+func TestStreamIdlesBetweenMessages(t *testing.T) {
+	hs := startGateway(t, gateway.Options{BodyTimeout: 200 * time.Millisecond})
+	pr, pw := io.Pipe()
+	go func() {
+		for i := range 3 {
+			fmt.Fprintf(pw, "{\"number\":%d}\n", i+1)
+			time.Sleep(500 * time.Millisecond)
+		}
+		pw.Close()
+	}()
+	resp, err := hs.Client().Post(hs.URL+"/v1/sum", "application/json", pr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(raw), `"total":"6"`) {
+		t.Fatalf("HTTP %d %s", resp.StatusCode, raw)
+	}
 }

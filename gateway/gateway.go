@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rpckit/rpckit/dynamic"
+	"github.com/rpckit/rpckit/internal/bodytimeout"
 	"github.com/rpckit/rpckit/invoke"
 	"github.com/rpckit/rpckit/schema"
 	"google.golang.org/grpc/codes"
@@ -31,6 +32,11 @@ type Options struct {
 	Timeout time.Duration
 	// MaxBodyBytes caps request bodies (413 past it); zero means 4 MiB.
 	MaxBodyBytes int64
+	// BodyTimeout bounds how long a request body may take to arrive (408
+	// past it): a unary or gRPC-Web body whole, each message of a client
+	// stream (waiting between messages is not counted). Zero means 30 s;
+	// negative, no bound.
+	BodyTimeout time.Duration
 	// Headers are request headers, besides Authorization, X-Request-Id
 	// and Grpc-Metadata-*, forwarded to the upstream as metadata.
 	Headers []string
@@ -86,6 +92,9 @@ func New(ctx context.Context, opts Options) (*Gateway, error) {
 	}
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = 4 << 20
+	}
+	if opts.BodyTimeout == 0 {
+		opts.BodyTimeout = bodytimeout.Default
 	}
 	g := &Gateway{opts: opts}
 	if opts.Metrics {
@@ -185,6 +194,11 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
 	st := g.state.Load()
+	if r.Body != nil && r.Body != http.NoBody && g.opts.BodyTimeout > 0 {
+		body := bodytimeout.New(rec, r, g.opts.BodyTimeout)
+		r.Body = body
+		defer body.Finish() // what is left unread is read on the clock too
+	}
 	if g.cors(rec, r) {
 		return
 	}

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/rpckit/rpckit/internal/bodytimeout"
 	"github.com/rpckit/rpckit/invoke"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -167,6 +168,7 @@ func (c *call) sendBody(st *invoke.Stream) error {
 
 func (c *call) sendRequests(st *invoke.Stream) error {
 	dec := json.NewDecoder(http.MaxBytesReader(c.w, c.r.Body, c.g.opts.MaxBodyBytes))
+	clock, _ := c.r.Body.(*bodytimeout.Body)
 	for n := 1; ; n++ {
 		var raw json.RawMessage
 		err := dec.Decode(&raw)
@@ -176,12 +178,45 @@ func (c *call) sendRequests(st *invoke.Stream) error {
 		if err != nil {
 			return bodyError(err, fmt.Sprintf("request %d", n))
 		}
+		nextMessage(clock, dec)
 		wire, err := c.st.codec.Encode(nil, c.route.Method.Input(), bytes.TrimSpace(raw))
 		if err != nil {
 			return status.Errorf(codes.InvalidArgument, "request %d: %v", n, err)
 		}
 		if err := st.Send(wire); err != nil {
 			return nil // the upstream ended the call; its status says why
+		}
+	}
+}
+
+// nextMessage times the next request of a stream body: from its first
+// byte when none of it is read yet (waiting for a message is not reading
+// one), else from now.
+func nextMessage(clock *bodytimeout.Body, dec *json.Decoder) {
+	if clock == nil {
+		return
+	}
+	if onlySpace(dec.Buffered()) {
+		clock.Idle()
+		return
+	}
+	clock.Restart()
+}
+
+// onlySpace reports whether r holds nothing but JSON whitespace.
+func onlySpace(r io.Reader) bool {
+	br, ok := r.(io.ByteReader)
+	if !ok {
+		rest, _ := io.ReadAll(r)
+		return len(bytes.TrimSpace(rest)) == 0
+	}
+	for {
+		c, err := br.ReadByte()
+		if err != nil {
+			return true
+		}
+		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			return false
 		}
 	}
 }
