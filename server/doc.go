@@ -3,7 +3,9 @@
 // log, metrics, recovery, deadline cap, optional tracing), grpc.health.v1
 // with a status per service, server reflection v1 and v1alpha, keepalive
 // enforcement and message size limits, and an admin HTTP listener with
-// /metrics, /healthz, /readyz and, when asked, /debug/pprof.
+// /metrics, /healthz, /readyz and, when asked, /debug/pprof, which closes
+// idle connections and bounds how long a request's headers and body may
+// take to arrive.
 //
 // Serve(ctx) listens and serves until ctx ends, then shuts down gracefully:
 // health turns NOT_SERVING first (readiness probes and health watchers see
@@ -17,5 +19,6 @@
 //	pb.RegisterFooServer(srv, impl) // *Server is a grpc.ServiceRegistrar
 //	err = srv.Serve(ctx)
 //
-// server may import grpc-go, protobuf-go and rpckit's interceptor package.
+// server may import grpc-go, protobuf-go and rpckit's interceptor and
+// internal/bodytimeout packages.
 package server

@@ -15,6 +15,10 @@ const (
 	DefaultShutdownTimeout  = 30 * time.Second
 	DefaultKeepaliveMinTime = 10 * time.Second
 	DefaultMaxRecvMsgSize   = 4 << 20
+
+	DefaultAdminIdleTimeout       = 120 * time.Second
+	DefaultAdminReadHeaderTimeout = 10 * time.Second
+	DefaultAdminBodyTimeout       = 30 * time.Second
 )
 
 // Options configures a Server. The zero value serves plaintext gRPC on
@@ -28,6 +32,13 @@ type Options struct {
 	AdminAddr string
 	// Pprof adds net/http/pprof under /debug/pprof/ on the admin server.
 	Pprof bool
+	// AdminIdleTimeout closes admin keep-alive connections idle that
+	// long, AdminReadHeaderTimeout bounds the wait for a request's
+	// headers and AdminBodyTimeout the wait for its body. Zero means the
+	// Default ones; negative, no bound.
+	AdminIdleTimeout       time.Duration
+	AdminReadHeaderTimeout time.Duration
+	AdminBodyTimeout       time.Duration
 	// TLS, when set, serves gRPC over TLS with this configuration.
 	TLS *tls.Config
 	// Logger receives the access log, recovered panics and lifecycle

@@ -33,7 +33,7 @@ func (s *Server) Serve(ctx context.Context) error {
 	go func() { errc <- s.serveGRPC(lis) }()
 	var admin *http.Server
 	if adminLis != nil {
-		admin = &http.Server{Handler: s.admin, ReadHeaderTimeout: 10 * time.Second}
+		admin = s.adminServer()
 		go func() { errc <- serveAdmin(admin, adminLis) }()
 	}
 	s.logger.Info("server: serving", slog.String("addr", lis.Addr().String()), slog.String("admin", addrString(s.AdminAddr())))

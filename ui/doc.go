@@ -16,6 +16,7 @@
 // when an allowlist matches them, checked against the resolved address at
 // dial time, and cloud metadata addresses are never dialled.
 //
-// ui may import schema, invoke, transcode, load and load/report, grpc-go,
-// protobuf-go and the WebSocket library (whose types stay inside).
+// ui may import schema, invoke, transcode, load and load/report,
+// internal/bodytimeout, grpc-go, protobuf-go and the WebSocket library
+// (whose types stay inside).
 package ui

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rpckit/rpckit/internal/bodytimeout"
 	"github.com/rpckit/rpckit/invoke"
 	"github.com/rpckit/rpckit/schema"
 	"google.golang.org/protobuf/reflect/protoregistry"
@@ -48,6 +49,9 @@ type Options struct {
 	// DefaultTimeout is the deadline a new request starts with; zero
 	// means 10 s.
 	DefaultTimeout time.Duration
+	// BodyTimeout bounds how long a request body may take to arrive;
+	// zero means 30 s, negative no bound.
+	BodyTimeout time.Duration
 }
 
 // BenchLimits bound a load test from the page; the server refuses settings
@@ -77,6 +81,7 @@ type Handler struct {
 	token   string
 	guard   *guard
 	mux     *http.ServeMux
+	serve   http.Handler // guarded, with the body timeout
 	static  http.Handler
 	targets *targets
 	ctx     context.Context // ends the WebSocket sessions on Close
@@ -139,11 +144,14 @@ func (h *Handler) routes() {
 	m.HandleFunc("POST /api/call", h.call)
 	m.HandleFunc("GET /api/ws", h.websocket)
 	h.mux = m
+	h.serve = bodytimeout.Handler(http.HandlerFunc(h.guarded), h.opts.BodyTimeout)
 }
 
 // ServeHTTP checks the request (Host, token, origin), sets the security
-// headers, and serves it.
-func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+// headers, and serves it; its body must arrive within BodyTimeout.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.serve.ServeHTTP(w, r) }
+
+func (h *Handler) guarded(w http.ResponseWriter, r *http.Request) {
 	setSecurityHeaders(w)
 	if !h.guard.allow(w, r) {
 		return

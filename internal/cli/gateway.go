@@ -29,6 +29,7 @@ type gatewayFlags struct {
 	masks    []string
 	reload   time.Duration
 	quiet    bool
+	timeouts httpTimeouts
 }
 
 func newGatewayCmd(stdio Stdio) *cobra.Command {
@@ -71,6 +72,7 @@ come from reflection; requests in flight finish on the routes they began with.`,
 	fs.DurationVar(&f.reload, "reload", time.Minute, "how often to reload descriptors from reflection (0: only on SIGHUP)")
 	fs.BoolVar(&f.quiet, "quiet", false, "no access log")
 	fs.BoolVar(&f.opts.Metrics, "metrics", false, "serve Prometheus metrics at GET /metrics")
+	f.timeouts.register(fs, "")
 	f.conn.register(fs)
 	f.schema.register(fs)
 	return cmd
@@ -104,6 +106,7 @@ func runGateway(cmd *cobra.Command, stdio Stdio, f *gatewayFlags) error {
 	defer s.close()
 	opts := f.opts
 	opts.Conn, opts.Source, opts.Mask = s.conn, s.source, masks
+	opts.BodyTimeout = offIfZero(f.timeouts.body)
 	if !f.quiet {
 		opts.Logger = slog.New(slog.NewJSONHandler(stdio.Err, nil))
 	}
@@ -117,7 +120,7 @@ func runGateway(cmd *cobra.Command, stdio Stdio, f *gatewayFlags) error {
 	}
 	fmt.Fprintf(stdio.Err, "rpckit gateway: http://%s -> %s (%d routes)\n", lis.Addr(), f.upstream, len(g.Routes()))
 	go reloadLoop(ctx, g, stdio, f.reload, !f.schema.local() || f.schema.reflect)
-	return serveHTTP(ctx, lis, h2c.NewHandler(g, &http2.Server{}))
+	return serveHTTP(ctx, lis, h2c.NewHandler(g, &http2.Server{IdleTimeout: f.timeouts.idle}), f.timeouts)
 }
 
 // reloadLoop reloads on SIGHUP and, for reflection, on an interval.
@@ -145,8 +148,8 @@ func reloadLoop(ctx context.Context, g *gateway.Gateway, stdio Stdio, every time
 }
 
 // serveHTTP serves until ctx ends, then shuts down gracefully.
-func serveHTTP(ctx context.Context, lis net.Listener, h http.Handler) error {
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+func serveHTTP(ctx context.Context, lis net.Listener, h http.Handler, t httpTimeouts) error {
+	srv := t.server(h)
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(lis) }()
 	select {

@@ -21,6 +21,7 @@ type serveFlags struct {
 	logLevel  string
 	logText   bool
 	accessLog string
+	admin     httpTimeouts
 }
 
 func newServeCmd(stdio Stdio) *cobra.Command {
@@ -60,6 +61,7 @@ tools keep open, are ended rather than waited for.`,
 	fs.StringVar(&f.srv.Addr, "listen", "127.0.0.1:50051", "gRPC listen `address`")
 	fs.StringVar(&f.srv.AdminAddr, "admin", "127.0.0.1:9090", "admin HTTP listen `address` (/metrics, /healthz, /readyz); empty: none")
 	fs.BoolVar(&f.srv.Pprof, "pprof", false, "serve /debug/pprof/ on the admin listener")
+	f.admin.register(fs, "admin-")
 	fs.DurationVar(&f.srv.ShutdownTimeout, "drain-timeout", 5*time.Second, "how long in-flight calls may run after SIGTERM")
 	fs.DurationVar(&f.srv.DrainDelay, "drain-delay", 0, "how long health says NOT_SERVING before draining starts")
 	fs.DurationVar(&f.srv.MaxDeadline, "max-deadline", 30*time.Second, "cap on every call's deadline (0: none)")
@@ -89,6 +91,9 @@ func runServe(cmd *cobra.Command, stdio Stdio, f *serveFlags) error {
 		return err
 	}
 	defer closeAccess()
+	opts.AdminIdleTimeout = offIfZero(f.admin.idle)
+	opts.AdminReadHeaderTimeout = offIfZero(f.admin.readHeader)
+	opts.AdminBodyTimeout = offIfZero(f.admin.body)
 	if opts.TLS, err = serverTLS(f.certFile, f.keyFile); err != nil {
 		return err
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"net/http"
 	"strings"
 	"time"
 
@@ -14,8 +13,9 @@ import (
 )
 
 type uiFlags struct {
-	listen string
-	opts   ui.Options
+	listen   string
+	opts     ui.Options
+	timeouts httpTimeouts
 }
 
 func newUICmd(stdio Stdio) *cobra.Command {
@@ -58,6 +58,7 @@ address when it dials, and never link-local or cloud metadata addresses.`,
 	fs.DurationVar(&f.opts.Bench.MaxDuration, "bench-max-duration", time.Minute, "longest load test the page may run")
 	fs.Float64Var(&f.opts.Bench.MaxRate, "bench-max-rate", 2000, "highest rate (calls/s) a load test from the page may ask for")
 	fs.IntVar(&f.opts.Bench.MaxConcurrency, "bench-max-concurrency", 64, "most calls in flight a load test from the page may ask for")
+	f.timeouts.register(fs, "")
 	return cmd
 }
 
@@ -70,6 +71,7 @@ func runUI(ctx context.Context, stdio Stdio, f *uiFlags) error {
 	if f.opts.Exposed && len(f.opts.Allow) == 0 {
 		return usagef("--listen %s is beyond loopback: give --allow with the targets the page may dial", f.listen)
 	}
+	f.opts.BodyTimeout = offIfZero(f.timeouts.body)
 	h, err := ui.New(f.opts)
 	if err != nil {
 		return usageError{err}
@@ -79,7 +81,7 @@ func runUI(ctx context.Context, stdio Stdio, f *uiFlags) error {
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	srv := f.timeouts.server(h)
 	fmt.Fprintf(stdio.Out, "rpckit ui: open %s\n", pageURL(lis.Addr().(*net.TCPAddr), host, h.Token()))
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(lis) }()
