@@ -7,8 +7,9 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
-// Print renders a service, method, message, enum, enum value or field as
-// .proto source, with its leading comments when the descriptor has them.
+// Print renders a service, method, message, oneof, enum, enum value or
+// field as .proto source, with its options and, when the descriptor has
+// them, its leading comments.
 func Print(d protoreflect.Descriptor) string {
 	p := &printer{}
 	p.comment(d, "")
@@ -22,17 +23,19 @@ func Print(d protoreflect.Descriptor) string {
 	case protoreflect.EnumDescriptor:
 		p.enum(d, "")
 	case protoreflect.EnumValueDescriptor:
-		p.line("", "%s = %d;", d.Name(), d.Number())
+		p.enumValue(d, "")
 	case protoreflect.FieldDescriptor:
 		p.field(d, "")
+	case protoreflect.OneofDescriptor:
+		p.oneof(d, "")
 	default:
 		p.line("", "// %s", d.FullName())
 	}
 	return p.String()
 }
 
-// Kind names what a descriptor is: "service", "method", "message", "enum",
-// "enum value", "field", "extension" or "file".
+// Kind names what a descriptor is: "service", "method", "message",
+// "oneof", "enum", "enum value", "field", "extension" or "file".
 func Kind(d protoreflect.Descriptor) string {
 	switch d := d.(type) {
 	case protoreflect.ServiceDescriptor:
@@ -52,6 +55,8 @@ func Kind(d protoreflect.Descriptor) string {
 		return "field"
 	case protoreflect.FileDescriptor:
 		return "file"
+	case protoreflect.OneofDescriptor:
+		return "oneof"
 	}
 	return "symbol"
 }
@@ -77,6 +82,7 @@ func (p *printer) comment(d protoreflect.Descriptor, indent string) {
 
 func (p *printer) service(sd protoreflect.ServiceDescriptor) {
 	p.line("", "service %s {", sd.Name())
+	p.optionStatements(optionsOf(sd), "  ")
 	for i := range sd.Methods().Len() {
 		md := sd.Methods().Get(i)
 		p.comment(md, "  ")
@@ -86,9 +92,17 @@ func (p *printer) service(sd protoreflect.ServiceDescriptor) {
 }
 
 func (p *printer) method(md protoreflect.MethodDescriptor, indent string) {
-	p.line(indent, "rpc %s(%s%s) returns (%s%s);", md.Name(),
+	sig := fmt.Sprintf("rpc %s(%s%s) returns (%s%s)", md.Name(),
 		streamWord(md.IsStreamingClient()), md.Input().FullName(),
 		streamWord(md.IsStreamingServer()), md.Output().FullName())
+	opts := optionsOf(md)
+	if len(opts) == 0 {
+		p.line(indent, "%s;", sig)
+		return
+	}
+	p.line(indent, "%s {", sig)
+	p.optionStatements(opts, indent+"  ")
+	p.line(indent, "}")
 }
 
 func streamWord(streaming bool) string {
@@ -101,6 +115,7 @@ func streamWord(streaming bool) string {
 func (p *printer) message(md protoreflect.MessageDescriptor, indent string) {
 	p.line(indent, "message %s {", md.Name())
 	inner := indent + "  "
+	p.optionStatements(optionsOf(md), inner)
 	p.nested(md, inner)
 	done := map[protoreflect.OneofDescriptor]bool{}
 	for i := range md.Fields().Len() {
@@ -131,6 +146,7 @@ func (p *printer) nested(md protoreflect.MessageDescriptor, indent string) {
 
 func (p *printer) oneof(od protoreflect.OneofDescriptor, indent string) {
 	p.line(indent, "oneof %s {", od.Name())
+	p.optionStatements(optionsOf(od), indent+"  ")
 	for i := range od.Fields().Len() {
 		p.field(od.Fields().Get(i), indent+"  ")
 	}
@@ -138,7 +154,7 @@ func (p *printer) oneof(od protoreflect.OneofDescriptor, indent string) {
 }
 
 func (p *printer) field(fd protoreflect.FieldDescriptor, indent string) {
-	p.line(indent, "%s%s %s = %d;", label(fd), typeName(fd), fd.Name(), fd.Number())
+	p.line(indent, "%s%s %s = %d%s;", label(fd), typeName(fd), fd.Name(), fd.Number(), inlineOptions(fd))
 }
 
 func label(fd protoreflect.FieldDescriptor) string {
@@ -170,10 +186,15 @@ func typeName(fd protoreflect.FieldDescriptor) string {
 
 func (p *printer) enum(ed protoreflect.EnumDescriptor, indent string) {
 	p.line(indent, "enum %s {", ed.Name())
+	p.optionStatements(optionsOf(ed), indent+"  ")
 	for i := range ed.Values().Len() {
 		v := ed.Values().Get(i)
 		p.comment(v, indent+"  ")
-		p.line(indent+"  ", "%s = %d;", v.Name(), v.Number())
+		p.enumValue(v, indent+"  ")
 	}
 	p.line(indent, "}")
+}
+
+func (p *printer) enumValue(v protoreflect.EnumValueDescriptor, indent string) {
+	p.line(indent, "%s = %d%s;", v.Name(), v.Number(), inlineOptions(v))
 }

@@ -85,12 +85,16 @@ func describeOne(cmd *cobra.Command, stdio Stdio, s *session, name string, templ
 		return nil
 	}
 	kind := schema.Kind(d)
-	article := "a"
-	if strings.ContainsRune("aeiou", rune(kind[0])) {
-		article = "an"
-	}
-	fmt.Fprintf(stdio.Out, "%s is %s %s:\n%s", d.FullName(), article, kind, schema.Print(d))
+	fmt.Fprintf(stdio.Out, "%s is %s %s:\n%s", d.FullName(), article(kind), kind, schema.Print(d))
 	return nil
+}
+
+// article is "a" or "an" before a kind, as it is said ("a oneof").
+func article(kind string) string {
+	if kind == "oneof" || !strings.ContainsRune("aeiou", rune(kind[0])) {
+		return "a"
+	}
+	return "an"
 }
 
 func templateMessage(d protoreflect.Descriptor) (protoreflect.MessageDescriptor, error) {

@@ -37,7 +37,8 @@ func TestInteropPython(t *testing.T) {
 	}{
 		{"list", "", []string{"list", "--plaintext", addr}, "grpc.health.v1.Health\ngrpc.reflection.v1alpha.ServerReflection\nrpckit.test.v1.Test\n", 0},
 		{"describe", "", []string{"describe", "--plaintext", addr, "rpckit.test.v1.Test/Sum"},
-			"rpckit.test.v1.Test.Sum is a method:\nrpc Sum(stream rpckit.test.v1.EchoRequest) returns (rpckit.test.v1.SumResponse);\n", 0},
+			"rpckit.test.v1.Test.Sum is a method:\nrpc Sum(stream rpckit.test.v1.EchoRequest) returns (rpckit.test.v1.SumResponse) {\n" +
+				"  option (google.api.http) = { post: \"/v1/sum\", body: \"*\" };\n}\n", 0},
 		{"unary", "", []string{"call", "--plaintext", addr, "rpckit.test.v1.Test/Echo", "-d", `{"item":{"name":"py","id":"-5","colors":["COLOR_RED"]},"number":3}`},
 			`{"item":{"name":"py","id":"-5","colors":["COLOR_RED"]},"number":"3"}` + "\n", 0},
 		{"server_streaming", "", []string{"call", "--plaintext", addr, "rpckit.test.v1.Test/Count", "-d", `{"count":3}`},
