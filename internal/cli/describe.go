@@ -16,9 +16,10 @@ func newDescribeCmd(stdio Stdio) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "describe [TARGET] [SYMBOL]",
 		Short: "Print the .proto source of a service, method, message or enum",
-		Long: `Print the .proto source of a service, method, message, enum or field; with
-no symbol, of every service. With --template, print a JSON request for a
-message (or a method's request message) with every field filled in.`,
+		Long: `Print the .proto source, options included, of a service, method, message,
+oneof, enum or field; with no symbol, of every service. With --template, print
+a JSON request for a message (or a method's request message) with every field
+filled in.`,
 		Example: `  rpckit describe --plaintext 127.0.0.1:50051 rpckit.ranking.v1.RankingService
   rpckit describe --plaintext 127.0.0.1:50051 --template rpckit.ranking.v1.RankingService/Rank`,
 		Args: argsBetween(0, 2),
