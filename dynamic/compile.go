@@ -23,6 +23,7 @@ func (k *compiler) compile(md protoreflect.MessageDescriptor) *Type {
 	t := &Type{
 		Desc:     md,
 		fullName: md.FullName(),
+		cache:    k.cache,
 		MapEntry: md.IsMapEntry(),
 		byName:   map[string]*Field{},
 		byJSON:   map[string]*Field{},

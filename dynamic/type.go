@@ -2,6 +2,7 @@ package dynamic
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -22,11 +23,34 @@ type Type struct {
 	Required []*Field
 
 	fullName protoreflect.FullName // Desc.FullName(), without a call through the interface
+	cache    *Cache                // the Cache that compiled it
 	dense    []*Field              // by number, for numbers below denseLimit
 	sparse   map[protowire.Number]*Field
 	byName   map[string]*Field
 	byJSON   map[string]*Field
 	tags     [128]tagOp
+	// attached is what a package derived from this Type (transcode's
+	// plan), kept here to live and die with it.
+	attached atomic.Pointer[any]
+}
+
+// Attached returns the value attached to t by Attach, or nil.
+func (t *Type) Attached() any {
+	if p := t.attached.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
+
+// Attach attaches v to t unless a value is attached already, and returns
+// the value attached. A Type holds one such value, for the package that
+// derives its own tables from Types (transcode): they are dropped with the
+// Type, when its Cache goes, rather than held in a map of their own.
+func (t *Type) Attach(v any) any {
+	if t.attached.CompareAndSwap(nil, &v) {
+		return v
+	}
+	return *t.attached.Load()
 }
 
 // Oneof is a real oneof of a Type.
@@ -64,6 +88,11 @@ func (t *Type) lookup(name string) *Field {
 	}
 	return t.byJSON[name]
 }
+
+// Cache returns the Cache that compiled t: the one to compile the types a
+// message of t refers to at run time (an Any's content, an extension), so
+// that they go when t goes.
+func (t *Type) Cache() *Cache { return t.cache }
 
 // FullName returns the message's full name.
 func (t *Type) FullName() protoreflect.FullName { return t.fullName }

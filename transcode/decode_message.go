@@ -266,7 +266,7 @@ func (d *decoder) extension(t *dynamic.Type, name []byte, keyOff int) (*dynamic.
 	if !t.Desc.ExtensionRanges().Has(xd.Number()) || xd.ContainingMessage().FullName() != t.FullName() {
 		return nil, d.errAt(keyOff, "message %v cannot be extended by %v", t.FullName(), xd.FullName())
 	}
-	return dynamic.ExtensionOf(xd), nil
+	return t.Cache().Extension(xd), nil
 }
 
 // field parses the value of field f, whose key is at keyOff.

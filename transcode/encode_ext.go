@@ -57,7 +57,7 @@ func (e *encoder) extGroup(p *plan, num protowire.Number, recs []rec) (extGroup,
 	if err != nil {
 		return extGroup{}, e.wkErr(recs[0].start, "%v: unable to resolve extension %v: %v", p.name, num, err)
 	}
-	f := extensionPlan(xt.TypeDescriptor())
+	f := p.extension(xt.TypeDescriptor())
 	kept := recs[:0]
 	for _, r := range recs {
 		if !f.accepts(protowire.Type(r.wt())) {

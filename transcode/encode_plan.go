@@ -3,7 +3,6 @@ package transcode
 import (
 	"strconv"
 	"sync"
-	"sync/atomic"
 
 	"github.com/rpckit/rpckit/dynamic"
 	"google.golang.org/protobuf/encoding/protowire"
@@ -39,6 +38,8 @@ type plan struct {
 	// jsonLen and wireLen hint the length of the next JSON printed from
 	// and wire bytes converted to messages of this type.
 	jsonLen, wireLen outputHint
+	// exts holds the plans of extensions of the message, by descriptor.
+	exts sync.Map // protoreflect.ExtensionTypeDescriptor -> *fieldPlan
 }
 
 // fieldPlan is one field of a plan, or an extension.
@@ -84,36 +85,30 @@ func (e *enumNames) quoted(n protoreflect.EnumNumber) []byte {
 	return e.sparse[n]
 }
 
-// plans caches the plans of Types. Types are immutable and live as long as
-// their Cache, so the plan of a Type never changes.
-var (
-	plans   sync.Map // *dynamic.Type -> *plan
-	plansMu sync.Mutex
-)
-
-// lastPlan remembers the plan looked up last, which saves the map lookup
-// when one type is converted over and over.
-var lastPlan atomic.Pointer[plan]
-
 // planOf returns the plan of t, building it and those of every message it
-// reaches on first use.
+// reaches on first use. A plan is attached to its Type (Type.Attach), so it
+// lives as long as the Type and its Cache, and no longer.
 func planOf(t *dynamic.Type) *plan {
-	if p := lastPlan.Load(); p != nil && p.t == t {
+	if p, ok := t.Attached().(*plan); ok {
 		return p
 	}
-	if p, ok := plans.Load(t); ok {
-		lastPlan.Store(p.(*plan))
-		return p.(*plan)
-	}
-	plansMu.Lock()
-	defer plansMu.Unlock()
-	if p, ok := plans.Load(t); ok {
-		return p.(*plan)
+	return buildPlan(t)
+}
+
+// building serializes plan building, so that a graph of messages gets one
+// plan each.
+var building sync.Mutex
+
+func buildPlan(t *dynamic.Type) *plan {
+	building.Lock()
+	defer building.Unlock()
+	if p, ok := t.Attached().(*plan); ok {
+		return p
 	}
 	b := planBuilder{done: map[*dynamic.Type]*plan{}}
 	p := b.build(t)
 	for t, p := range b.done {
-		plans.Store(t, p)
+		t.Attach(p)
 	}
 	return p
 }
@@ -124,8 +119,8 @@ type planBuilder struct {
 }
 
 func (b *planBuilder) build(t *dynamic.Type) *plan {
-	if p, ok := plans.Load(t); ok {
-		return p.(*plan)
+	if p, ok := t.Attached().(*plan); ok {
+		return p
 	}
 	if p := b.done[t]; p != nil {
 		return p
@@ -360,17 +355,15 @@ func enforceUTF8(fd protoreflect.FieldDescriptor) bool {
 	return fd.Syntax() == protoreflect.Proto3
 }
 
-// extensions caches the plans of extension fields by descriptor.
-var extensions sync.Map // protoreflect.ExtensionTypeDescriptor -> *fieldPlan
-
-// extensionPlan returns the plan of an extension field.
-func extensionPlan(xd protoreflect.ExtensionTypeDescriptor) *fieldPlan {
-	if fp, ok := extensions.Load(xd); ok {
+// extension returns the plan of the extension xd of p's message, building
+// it on first use; it is kept with p.
+func (p *plan) extension(xd protoreflect.ExtensionTypeDescriptor) *fieldPlan {
+	if fp, ok := p.exts.Load(xd); ok {
 		return fp.(*fieldPlan)
 	}
 	var sub *dynamic.Type
 	if md := xd.Message(); md != nil {
-		sub = dynamic.TypeOf(md)
+		sub = p.t.Cache().Type(md)
 	}
 	fp := &fieldPlan{}
 	var b planBuilder
@@ -380,6 +373,6 @@ func extensionPlan(xd protoreflect.ExtensionTypeDescriptor) *fieldPlan {
 	b.done = map[*dynamic.Type]*plan{}
 	b.field(fp, xd, sub)
 	fp.inOneof = false
-	actual, _ := extensions.LoadOrStore(xd, fp)
+	actual, _ := p.exts.LoadOrStore(xd, fp)
 	return actual.(*fieldPlan)
 }

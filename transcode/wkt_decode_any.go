@@ -32,7 +32,7 @@ func (d *decoder) anyValue(t *dynamic.Type) error {
 	if err != nil {
 		return d.errWrap(urlOff, err, "unable to resolve %s: %v", d.tokenText(urlOff), err)
 	}
-	et := dynamic.TypeOf(mt.Descriptor())
+	et := t.Cache().Type(mt.Descriptor())
 	d.out = append(d.out, 1<<3|byte(protowire.BytesType))
 	d.varint(uint64(len(url)))
 	d.set(append(d.out, url...))

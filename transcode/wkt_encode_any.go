@@ -4,7 +4,6 @@ import (
 	"math"
 	"unicode/utf8"
 
-	"github.com/rpckit/rpckit/dynamic"
 	"github.com/rpckit/rpckit/wire"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
@@ -84,7 +83,7 @@ func (e *encoder) any(p *plan, recs []rec) error {
 	if err != nil {
 		return e.wkErr(tr.start, "google.protobuf.Any: unable to resolve %q: %v", url, err)
 	}
-	inner := planOf(dynamic.TypeOf(mt.Descriptor()))
+	inner := planOf(p.t.Cache().Type(mt.Descriptor()))
 	sbase := len(e.spans)
 	if vr != nil {
 		push(&e.spans, span{vr.start, vr.end})
