@@ -25,7 +25,8 @@ const (
 // DefaultAddr with the standard chain logging to slog.Default, metrics,
 // health and reflection, and no admin listener.
 type Options struct {
-	// Addr is the gRPC listen address.
+	// Addr is the gRPC listen address: host:port, or unix:PATH for a Unix
+	// socket (see ListenAddr).
 	Addr string
 	// AdminAddr, when set, is the listen address of the admin HTTP server
 	// (/metrics, /healthz, /readyz, /debug/pprof/ with Pprof).

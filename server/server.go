@@ -113,12 +113,12 @@ func (s *Server) Listen() error {
 	if s.lis != nil {
 		return nil
 	}
-	lis, err := net.Listen("tcp", s.opts.Addr)
+	lis, err := ListenAddr(s.opts.Addr)
 	if err != nil {
 		return fmt.Errorf("server: %w", err)
 	}
 	if s.opts.AdminAddr != "" {
-		s.adminLis, err = net.Listen("tcp", s.opts.AdminAddr)
+		s.adminLis, err = ListenAddr(s.opts.AdminAddr)
 		if err != nil {
 			lis.Close()
 			return fmt.Errorf("server: admin: %w", err)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/rpckit/rpckit/gateway"
+	"github.com/rpckit/rpckit/server"
 	"github.com/spf13/cobra"
 	"golang.org/x/net/http2"
 	"golang.org/x/net/http2/h2c"
@@ -63,7 +64,7 @@ come from reflection; requests in flight finish on the routes they began with.`,
 	}
 	fs := cmd.Flags()
 	fs.StringVar(&f.upstream, "upstream", "", "the gRPC `target` to front (required)")
-	fs.StringVar(&f.listen, "listen", "127.0.0.1:8080", "HTTP listen `address` (HTTP/1.1 and h2c)")
+	fs.StringVar(&f.listen, "listen", "127.0.0.1:8080", "HTTP listen `address`, host:port or unix:PATH (HTTP/1.1 and h2c)")
 	fs.DurationVar(&f.opts.Timeout, "timeout", 30*time.Second, "deadline of calls without a Grpc-Timeout header")
 	fs.Int64Var(&f.opts.MaxBodyBytes, "max-body", 4<<20, "largest request body in `bytes` (413 past it)")
 	fs.StringSliceVar(&f.opts.Headers, "forward-header", nil, "request `headers` forwarded as metadata, besides Authorization, X-Request-Id and Grpc-Metadata-*")
@@ -114,11 +115,11 @@ func runGateway(cmd *cobra.Command, stdio Stdio, f *gatewayFlags) error {
 	if err != nil {
 		return err
 	}
-	lis, err := net.Listen("tcp", f.listen)
+	lis, err := server.ListenAddr(f.listen)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdio.Err, "rpckit gateway: http://%s -> %s (%d routes)\n", lis.Addr(), f.upstream, len(g.Routes()))
+	fmt.Fprintf(stdio.Err, "rpckit gateway: %s -> %s (%d routes)\n", listenURL(lis), f.upstream, len(g.Routes()))
 	go reloadLoop(ctx, g, stdio, f.reload, !f.schema.local() || f.schema.reflect)
 	return serveHTTP(ctx, lis, h2c.NewHandler(g, &http2.Server{IdleTimeout: f.timeouts.idle}), f.timeouts)
 }
@@ -145,6 +146,14 @@ func reloadLoop(ctx context.Context, g *gateway.Gateway, stdio Stdio, every time
 			fmt.Fprintf(stdio.Err, "rpckit gateway: reload: %v (keeping the routes in use)\n", err)
 		}
 	}
+}
+
+// listenURL says where lis serves HTTP: http://host:port, or unix:PATH.
+func listenURL(lis net.Listener) string {
+	if lis.Addr().Network() == "unix" {
+		return "unix:" + lis.Addr().String()
+	}
+	return "http://" + lis.Addr().String()
 }
 
 // serveHTTP serves until ctx ends, then shuts down gracefully.

@@ -58,7 +58,7 @@ tools keep open, are ended rather than waited for.`,
 		},
 	}
 	fs := cmd.Flags()
-	fs.StringVar(&f.srv.Addr, "listen", "127.0.0.1:50051", "gRPC listen `address`")
+	fs.StringVar(&f.srv.Addr, "listen", "127.0.0.1:50051", "gRPC listen `address`: host:port or unix:PATH")
 	fs.StringVar(&f.srv.AdminAddr, "admin", "127.0.0.1:9090", "admin HTTP listen `address` (/metrics, /healthz, /readyz); empty: none")
 	fs.BoolVar(&f.srv.Pprof, "pprof", false, "serve /debug/pprof/ on the admin listener")
 	f.admin.register(fs, "admin-")
