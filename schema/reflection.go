@@ -186,20 +186,29 @@ func reflectionError(e *rpb.ErrorResponse, what string) error {
 }
 
 // ask sends one request and reads its answer, opening the stream (v1, then
-// v1alpha) on first use.
+// v1alpha) on first use. The stream outlives ctx, but ctx ending ends the
+// request: the stream is cancelled, and opened again by the next one.
 func (r *ReflectionSource) ask(ctx context.Context, req *rpb.ServerReflectionRequest) (*rpb.ServerReflectionResponse, error) {
+	resp, err := r.askStream(ctx, req)
+	if err != nil && ctx.Err() != nil {
+		return nil, fmt.Errorf("schema: reflection: %w", context.Cause(ctx))
+	}
+	return resp, err
+}
+
+func (r *ReflectionSource) askStream(ctx context.Context, req *rpb.ServerReflectionRequest) (*rpb.ServerReflectionResponse, error) {
 	if r.stream == nil {
 		if err := r.open(ctx, !r.opts.V1AlphaOnly); err != nil {
 			return nil, err
 		}
 	}
-	resp, err := r.roundTrip(req)
+	resp, err := r.roundTrip(ctx, req)
 	if status.Code(err) == codes.Unimplemented && r.version == "v1" {
 		r.reset()
 		if err := r.open(ctx, false); err != nil {
 			return nil, err
 		}
-		resp, err = r.roundTrip(req)
+		resp, err = r.roundTrip(ctx, req)
 	}
 	if err != nil {
 		r.reset()
@@ -208,7 +217,8 @@ func (r *ReflectionSource) ask(ctx context.Context, req *rpb.ServerReflectionReq
 	return resp, nil
 }
 
-func (r *ReflectionSource) roundTrip(req *rpb.ServerReflectionRequest) (*rpb.ServerReflectionResponse, error) {
+func (r *ReflectionSource) roundTrip(ctx context.Context, req *rpb.ServerReflectionRequest) (*rpb.ServerReflectionResponse, error) {
+	defer context.AfterFunc(ctx, r.cancel)()
 	if err := r.stream.Send(req); err != nil {
 		// The cause of a failed send is reported by Recv.
 		if _, rerr := r.stream.Recv(); rerr != nil {
@@ -225,6 +235,7 @@ func (r *ReflectionSource) open(ctx context.Context, v1 bool) error {
 	if len(r.opts.Header) > 0 {
 		sctx = metadata.NewOutgoingContext(sctx, r.opts.Header)
 	}
+	defer context.AfterFunc(ctx, cancel)()
 	var err error
 	if v1 {
 		r.stream, err = rpb.NewServerReflectionClient(r.conn).ServerReflectionInfo(sctx)
