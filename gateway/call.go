@@ -243,6 +243,8 @@ func writeRoutingError(w http.ResponseWriter, httpStatus int, msg string) {
 		code = codes.ResourceExhausted
 	case http.StatusBadRequest:
 		code = codes.InvalidArgument
+	case http.StatusServiceUnavailable:
+		code = codes.Unavailable
 	}
 	body, _ := json.Marshal(map[string]any{"code": int(code), "message": msg, "details": []any{}})
 	w.Header().Set("Content-Type", "application/json")

@@ -1,13 +1,12 @@
 package gateway
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -50,14 +49,19 @@ type Options struct {
 	// Metrics serves Prometheus metrics of the gateway's requests at
 	// GET /metrics on the gateway's own handler.
 	Metrics bool
+	// Probes serves GET /healthz (200 while the gateway runs) and
+	// GET /readyz (200 once routes are loaded, 503 before) on the
+	// gateway's own handler.
+	Probes bool
 }
 
-// Gateway serves REST/JSON for a gRPC upstream. Reload swaps its routes;
-// requests in flight finish on the routes they started with.
+// Gateway serves REST/JSON for a gRPC upstream. Load and Reload swap its
+// routes; requests in flight finish on the routes they started with.
 type Gateway struct {
 	opts    Options
-	state   atomic.Pointer[state]
-	metrics *metrics // nil unless Options.Metrics
+	state   atomic.Pointer[state] // nil until the first Load
+	loading sync.Mutex            // one Load at a time
+	metrics *metrics              // nil unless Options.Metrics
 }
 
 // state is what a reload replaces.
@@ -81,114 +85,6 @@ func (st *state) mask(md protoreflect.MessageDescriptor, msg []byte) ([]byte, er
 	return out, nil
 }
 
-// New loads the upstream's services from opts.Source and builds the routes.
-// Conflicting routes are an error.
-func New(ctx context.Context, opts Options) (*Gateway, error) {
-	if opts.Conn == nil || opts.Source == nil {
-		return nil, errors.New("gateway: Options.Conn and Options.Source are required")
-	}
-	if opts.Timeout <= 0 {
-		opts.Timeout = 30 * time.Second
-	}
-	if opts.MaxBodyBytes <= 0 {
-		opts.MaxBodyBytes = 4 << 20
-	}
-	if opts.BodyTimeout == 0 {
-		opts.BodyTimeout = bodytimeout.Default
-	}
-	g := &Gateway{opts: opts}
-	if opts.Metrics {
-		g.metrics = newMetrics()
-	}
-	return g, g.Reload(ctx)
-}
-
-// Reload fetches the services again and replaces the routes.
-func (g *Gateway) Reload(ctx context.Context) error {
-	files, err := schema.AllFiles(ctx, g.opts.Source)
-	if err != nil {
-		return err
-	}
-	services, err := servicesOf(ctx, g.opts.Source)
-	if err != nil {
-		return err
-	}
-	routes, err := RoutesOf(services)
-	if err != nil {
-		return err
-	}
-	rt, err := newRouter(routes)
-	if err != nil {
-		return err
-	}
-	if g.metrics != nil {
-		if r, _, code, _ := rt.match(http.MethodGet, metricsPath); code == http.StatusOK {
-			return fmt.Errorf("gateway: route %s conflicts with the metrics at GET %s", r, metricsPath)
-		}
-	}
-	st := &state{router: rt, methods: defaultRoutes(routes), codec: newCodec(files)}
-	if st.masks, err = compileMasks(ctx, g.opts.Source, st.codec.types, g.opts.Mask); err != nil {
-		return err
-	}
-	g.state.Store(st)
-	return nil
-}
-
-// Routes lists the routes served now, most specific first.
-func (g *Gateway) Routes() []*Route { return g.state.Load().router.routes }
-
-// defaultRoutes indexes the POST /pkg.Service/Method routes by path.
-func defaultRoutes(routes []*Route) map[string]*Route {
-	out := map[string]*Route{}
-	for _, r := range routes {
-		if r.HTTPMethod == http.MethodPost && r.Template.String() == invoke.MethodPath(r.Method) {
-			out[r.Template.String()] = r
-		}
-	}
-	return out
-}
-
-func servicesOf(ctx context.Context, src schema.Source) ([]protoreflect.ServiceDescriptor, error) {
-	names, err := src.Services(ctx)
-	if err != nil {
-		return nil, err
-	}
-	var out []protoreflect.ServiceDescriptor
-	for _, n := range names {
-		if strings.HasPrefix(string(n), "grpc.reflection.") {
-			continue // reflection is a stream for tools, not a REST API
-		}
-		d, err := src.FindSymbol(ctx, n)
-		if err != nil {
-			return nil, err
-		}
-		if sd, ok := d.(protoreflect.ServiceDescriptor); ok {
-			out = append(out, sd)
-		}
-	}
-	return out, nil
-}
-
-func compileMasks(ctx context.Context, src schema.Source, types *dynamic.Cache, masks map[protoreflect.FullName][]string) (map[protoreflect.FullName]*dynamic.FieldMask, error) {
-	out := map[protoreflect.FullName]*dynamic.FieldMask{}
-	for name, paths := range masks {
-		d, err := src.FindSymbol(ctx, name)
-		if err != nil {
-			return nil, fmt.Errorf("gateway: mask: %w", err)
-		}
-		md, ok := d.(protoreflect.MessageDescriptor)
-		if !ok {
-			return nil, fmt.Errorf("gateway: mask: %s is a %s, not a message", name, schema.Kind(d))
-		}
-		fm, err := dynamic.NewFieldMask(types.Type(md), paths...)
-		if err != nil {
-			return nil, fmt.Errorf("gateway: mask %s: %w", name, err)
-		}
-		out[name] = fm
-	}
-	return out, nil
-}
-
 // ServeHTTP routes a request to its method and answers it.
 func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
@@ -204,6 +100,9 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if g.metrics != nil && r.URL.Path == metricsPath && r.Method == http.MethodGet {
 		g.metrics.handler.ServeHTTP(w, r)
+		return
+	}
+	if g.opts.Probes && r.Method == http.MethodGet && g.probe(w, r.URL.Path, st != nil) {
 		return
 	}
 	if mode, ok := grpcWebMode(r); ok {
@@ -225,9 +124,11 @@ func (g *Gateway) done(r *http.Request, route *Route, protocol, metricCode strin
 	g.logAccess(r, httpStatus, code.String(), route, d)
 }
 
-// serve answers a REST request and returns its route (nil when none
-// matched) and its gRPC code.
 func (g *Gateway) serve(st *state, w http.ResponseWriter, r *http.Request) (*Route, codes.Code) {
+	if st == nil {
+		writeRoutingError(w, http.StatusServiceUnavailable, notLoaded)
+		return nil, codes.Unavailable
+	}
 	route, vars, code, allowed := st.router.match(r.Method, r.URL.EscapedPath())
 	switch code {
 	case http.StatusNotFound:

@@ -63,6 +63,10 @@ func (g *Gateway) serveGRPCWeb(st *state, w http.ResponseWriter, r *http.Request
 		writeRoutingError(w, http.StatusMethodNotAllowed, "gRPC-Web calls are POST requests")
 		return nil, codes.Unimplemented
 	}
+	if st == nil {
+		c.finish(status.Error(codes.Unavailable, notLoaded), nil)
+		return nil, c.status
+	}
 	c.route = st.methods[r.URL.Path]
 	c.run()
 	return c.route, c.status

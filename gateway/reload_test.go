@@ -2,6 +2,8 @@ package gateway_test
 
 import (
 	"context"
+	"errors"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -88,4 +90,90 @@ func TestReloadHeapFlat(t *testing.T) {
 	if grew > 2<<20 {
 		t.Fatalf("the heap grew by %d KiB over 1,000 reloads; want it flat (under 2 MiB)", grew>>10)
 	}
+}
+
+// TestLoadHungUpstream: a load from an upstream that accepts connections
+// and never answers ends with its context, and until then, and after it,
+// requests are served on the routes in use.
+func TestLoadHungUpstream(t *testing.T) {
+	g, _ := newGateway(t, gateway.Options{})
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lis.Close()
+	go func() {
+		for {
+			c, err := lis.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close() // held open, never answered
+		}
+	}()
+	hung, err := invoke.NewConn(lis.Addr().String(), invoke.DialOptions{Plaintext: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hung.Close()
+	src := schema.Reflection(hung.ClientConn(), schema.ReflectionOptions{})
+	defer src.Close()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- g.Load(ctx, src) }()
+	echo(t, g) // while the load waits
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("Load from a hung upstream: %v, want a deadline error", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Load from a hung upstream outlived its context by 10 s")
+	}
+	if !g.Ready() || len(g.Routes()) == 0 {
+		t.Fatal("a failed load dropped the routes")
+	}
+	echo(t, g)
+}
+
+// TestPending: a gateway made before its upstream's services are loaded
+// answers 503 and is not ready, then serves once they are.
+func TestPending(t *testing.T) {
+	srv, err := rpctest.Start(rpctest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Stop()
+	conn, err := invoke.NewConn(srv.Addr, invoke.DialOptions{Plaintext: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	g, err := gateway.NewPending(gateway.Options{Conn: conn, Probes: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ method, path, body string }{
+		{"GET", "/readyz", "not ready"},
+		{"POST", "/v1/echo", `"code":14`},
+	} {
+		rec := httptest.NewRecorder()
+		g.ServeHTTP(rec, httptest.NewRequest(c.method, c.path, strings.NewReader("{}")))
+		if rec.Code != http.StatusServiceUnavailable || !strings.Contains(rec.Body.String(), c.body) {
+			t.Fatalf("%s %s before loading: %d %s", c.method, c.path, rec.Code, rec.Body)
+		}
+	}
+	src := schema.Reflection(conn.ClientConn(), schema.ReflectionOptions{})
+	defer src.Close()
+	if err := g.Load(context.Background(), src); err != nil {
+		t.Fatal(err)
+	}
+	rec := httptest.NewRecorder()
+	g.ServeHTTP(rec, httptest.NewRequest("GET", "/readyz", nil))
+	if rec.Code != http.StatusOK {
+		t.Fatalf("GET /readyz after loading: %d %s", rec.Code, rec.Body)
+	}
+	echo(t, g)
 }
