@@ -25,6 +25,16 @@
 // client streams), trailers in the body's last frame, trailers-only
 // responses for calls that fail before their first message.
 //
+// # Loading
+//
+// New loads the services from Options.Source; NewPending makes a gateway
+// that answers 503 until its first Load, for an upstream that is not up
+// yet. Load builds the routes and types of a Source's services off to the
+// side and swaps them in whole: requests never wait for it, a failed Load
+// keeps the routes in use, and the types of old routes go with them. With
+// Options.Probes, GET /healthz and GET /readyz (503 until loaded) are
+// served on the gateway's handler.
+//
 // # Metadata
 //
 // Authorization, X-Request-Id, Options.Headers and Grpc-Metadata-* (prefix

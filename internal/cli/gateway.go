@@ -4,13 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net"
 	"net/http"
-	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/rpckit/rpckit/gateway"
@@ -22,15 +18,18 @@ import (
 )
 
 type gatewayFlags struct {
-	conn     connFlags
-	schema   schemaFlags
-	upstream string
-	listen   string
-	opts     gateway.Options
-	masks    []string
-	reload   time.Duration
-	quiet    bool
-	timeouts httpTimeouts
+	conn         connFlags
+	schema       schemaFlags
+	upstream     string
+	listen       string
+	opts         gateway.Options
+	masks        []string
+	reload       time.Duration
+	upstreamWait time.Duration
+	printRoutes  bool
+	logLevel     string
+	quiet        bool
+	timeouts     httpTimeouts
 }
 
 func newGatewayCmd(stdio Stdio) *cobra.Command {
@@ -53,8 +52,16 @@ every unary and server-streaming method at POST /pkg.Service/Method; allow
 their origin with --cors-origin. --metrics serves Prometheus metrics at
 GET /metrics on the same listener.
 
+The gateway listens at once. Until the upstream answers and its descriptors
+are loaded, requests get 503 and GET /readyz says 503 (GET /healthz: 200);
+it retries with backoff for --upstream-wait, then exits with the last error.
+--print-routes loads the routes, prints them (method, path, gRPC method) and
+exits; at --log-level debug they are logged at every load.
+
 Descriptors are loaded again on SIGHUP, and every --reload interval when they
-come from reflection; requests in flight finish on the routes they began with.`,
+come from reflection, off to the side: requests keep the routes in use until
+the new ones are ready, and in flight finish on the routes they began with.
+A reload that fails (or takes over 30 s) is logged and the routes in use stay.`,
 		Example: `  rpckit gateway --upstream 127.0.0.1:50051 --plaintext --listen 127.0.0.1:8080
   rpckit gateway --upstream 127.0.0.1:50051 --plaintext --mask 'pkg.User:email,phone'`,
 		Args: argsBetween(0, 0),
@@ -71,6 +78,10 @@ come from reflection; requests in flight finish on the routes they began with.`,
 	fs.StringSliceVar(&f.opts.CORSOrigins, "cors-origin", nil, "`origins` allowed to call from browsers (* for any)")
 	fs.StringArrayVar(&f.masks, "mask", nil, "remove fields from responses: `'pkg.Msg:path,path'` (repeatable)")
 	fs.DurationVar(&f.reload, "reload", time.Minute, "how often to reload descriptors from reflection (0: only on SIGHUP)")
+	fs.DurationVar(&f.upstreamWait, "upstream-wait", time.Minute, "how long to keep trying an upstream that is not up at start (0: try once)")
+	fs.BoolVar(&f.printRoutes, "print-routes", false, "print the route table (method, path, gRPC method) and exit")
+	fs.BoolVar(&f.opts.Probes, "probes", true, "serve GET /healthz and GET /readyz")
+	fs.StringVar(&f.logLevel, "log-level", "info", "log `level`: debug (adds the route table), info, warn or error")
 	fs.BoolVar(&f.quiet, "quiet", false, "no access log")
 	fs.BoolVar(&f.opts.Metrics, "metrics", false, "serve Prometheus metrics at GET /metrics")
 	f.timeouts.register(fs, "")
@@ -95,57 +106,58 @@ func runGateway(cmd *cobra.Command, stdio Stdio, f *gatewayFlags) error {
 	if f.upstream == "" {
 		return usagef("--upstream is required")
 	}
-	ctx := cmd.Context()
 	masks, err := parseMasks(f.masks)
 	if err != nil {
 		return err
 	}
-	s, err := open(ctx, f.upstream, &f.conn, &f.schema)
+	logger, err := newLogger(stdio, f.logLevel, false)
 	if err != nil {
 		return err
 	}
-	defer s.close()
+	conn, err := newUpstreamConn(&f.conn, f.upstream)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
 	opts := f.opts
-	opts.Conn, opts.Source, opts.Mask = s.conn, s.source, masks
+	opts.Conn, opts.Mask = conn, masks
 	opts.BodyTimeout = offIfZero(f.timeouts.body)
 	if !f.quiet {
-		opts.Logger = slog.New(slog.NewJSONHandler(stdio.Err, nil))
+		opts.Logger = logger
 	}
-	g, err := gateway.New(ctx, opts)
+	g, err := gateway.NewPending(opts)
 	if err != nil {
 		return err
+	}
+	ld := &gatewayLoader{g: g, conn: conn, flags: f, stdio: stdio, log: logger}
+	if f.printRoutes {
+		return ld.printRoutes(cmd.Context())
 	}
 	lis, err := server.ListenAddr(f.listen)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdio.Err, "rpckit gateway: %s -> %s (%d routes)\n", listenURL(lis), f.upstream, len(g.Routes()))
-	go reloadLoop(ctx, g, stdio, f.reload, !f.schema.local() || f.schema.reflect)
-	return serveHTTP(ctx, lis, h2c.NewHandler(g, &http2.Server{IdleTimeout: f.timeouts.idle}), f.timeouts)
+	fmt.Fprintf(stdio.Err, "rpckit gateway: %s -> %s\n", listenURL(lis), f.upstream)
+	return serveLoading(cmd.Context(), lis, h2c.NewHandler(g, &http2.Server{IdleTimeout: f.timeouts.idle}), ld, f.timeouts)
 }
 
-// reloadLoop reloads on SIGHUP and, for reflection, on an interval.
-func reloadLoop(ctx context.Context, g *gateway.Gateway, stdio Stdio, every time.Duration, reflection bool) {
-	hup := make(chan os.Signal, 1)
-	signal.Notify(hup, syscall.SIGHUP)
-	defer signal.Stop(hup)
-	var tick <-chan time.Time
-	if reflection && every > 0 {
-		t := time.NewTicker(every)
-		defer t.Stop()
-		tick = t.C
+// serveLoading serves h on lis while ld loads the routes and reloads them,
+// until ctx ends or ld gives up on the upstream.
+func serveLoading(ctx context.Context, lis net.Listener, h http.Handler, ld *gatewayLoader, t httpTimeouts) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	served := make(chan error, 1)
+	go func() {
+		err := serveHTTP(ctx, lis, h, t)
+		cancel()
+		served <- err
+	}()
+	err := ld.run(ctx)
+	cancel()
+	if serr := <-served; err == nil {
+		err = serr
 	}
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-hup:
-		case <-tick:
-		}
-		if err := g.Reload(ctx); err != nil {
-			fmt.Fprintf(stdio.Err, "rpckit gateway: reload: %v (keeping the routes in use)\n", err)
-		}
-	}
+	return err
 }
 
 // listenURL says where lis serves HTTP: http://host:port, or unix:PATH.
