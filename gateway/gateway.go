@@ -19,12 +19,13 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
-// Options configure a Gateway. Conn and Source are required; the zero
-// value of the rest is the default.
+// Options configure a Gateway. Conn is required, and Source for New and
+// Reload; the zero value of the rest is the default.
 type Options struct {
 	// Conn is the upstream connection.
 	Conn *invoke.Conn
-	// Source gives the upstream's services and their routes.
+	// Source gives the upstream's services and their routes to New and
+	// Reload; a caller of NewPending that loads with Load may leave it nil.
 	Source schema.Source
 	// Timeout is the deadline of a call with no Grpc-Timeout header; zero
 	// means 30 s.
