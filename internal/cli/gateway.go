@@ -63,7 +63,9 @@ come from reflection, off to the side: requests keep the routes in use until
 the new ones are ready, and in flight finish on the routes they began with.
 A reload that fails (or takes over 30 s) is logged and the routes in use stay.`,
 		Example: `  rpckit gateway --upstream 127.0.0.1:50051 --plaintext --listen 127.0.0.1:8080
-  rpckit gateway --upstream 127.0.0.1:50051 --plaintext --mask 'pkg.User:email,phone'`,
+  rpckit gateway --upstream 127.0.0.1:50051 --plaintext --mask 'pkg.User:email,phone'
+  rpckit gateway --upstream unix:/run/app/grpc.sock --plaintext --listen unix:/run/app/http.sock --upstream-wait 5m
+  rpckit gateway --upstream 127.0.0.1:50051 --plaintext --print-routes`,
 		Args: argsBetween(0, 0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runGateway(cmd, stdio, &f)
