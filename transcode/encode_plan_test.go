@@ -47,3 +47,21 @@ func TestPlanLifetime(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkPlanOf measures finding the plan of a Type: one type over and
+// over, and two in turn, as a gateway converts many types.
+func BenchmarkPlanOf(b *testing.B) {
+	medium := typeOf(&fixturev1.Medium{})
+	small := typeOf(&fixturev1.Small{})
+	b.Run("same", func(b *testing.B) {
+		for b.Loop() {
+			_ = planOf(medium)
+		}
+	})
+	b.Run("alternating", func(b *testing.B) {
+		for b.Loop() {
+			_ = planOf(medium)
+			_ = planOf(small)
+		}
+	})
+}
