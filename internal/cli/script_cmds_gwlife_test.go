@@ -16,21 +16,21 @@ import (
 // Commands for processes started in the background that the scripts
 // cannot watch otherwise:
 //
-//	waithttp URL STATUS     polls GET URL until it answers with the status
+//	waitstatus URL STATUS   polls GET URL until it answers with the status
 //	                        code STATUS (at most 20 s)
 //	waitfile FILE REGEXP    polls FILE until it matches REGEXP (at most 20 s)
 //	hup PIDFILE             sends SIGHUP to the process whose pid is in PIDFILE
 func init() {
-	scriptCmds["waithttp"] = cmdWaitHTTP
+	scriptCmds["waitstatus"] = cmdWaitStatus
 	scriptCmds["waitfile"] = cmdWaitFile
 	scriptCmds["hup"] = cmdHup
 }
 
 const scriptWait = 20 * time.Second
 
-func cmdWaitHTTP(ts *testscript.TestScript, neg bool, args []string) {
+func cmdWaitStatus(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 2 {
-		ts.Fatalf("usage: waithttp URL STATUS")
+		ts.Fatalf("usage: waitstatus URL STATUS")
 	}
 	want, err := strconv.Atoi(args[1])
 	ts.Check(err)
@@ -48,7 +48,7 @@ func cmdWaitHTTP(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		last = resp.Status
 	}
-	ts.Fatalf("waithttp %s: no %d within %s (last: %s)", args[0], want, scriptWait, last)
+	ts.Fatalf("waitstatus %s: no %d within %s (last: %s)", args[0], want, scriptWait, last)
 }
 
 func cmdWaitFile(ts *testscript.TestScript, neg bool, args []string) {
