@@ -113,6 +113,9 @@ func (p *pod) command(command, args []string) *exec.Cmd {
 // start runs container c.
 func (p *pod) start(c *corev1.Container) {
 	p.t.Helper()
+	if !isRpckit(c) {
+		p.t.Fatalf("container %q runs %s: only rpckit runs in these tests", c.Name, c.Image)
+	}
 	cmd := p.command(c.Command, c.Args)
 	env, err := containerEnv(c)
 	if err != nil {

@@ -97,7 +97,7 @@ func (p *pod) ready(c *corev1.Container, all bool) {
 func checkGateways(t *testing.T, p *pod, sidecars []*corev1.Container) {
 	for _, c := range sidecars {
 		argv, ok := rpckitArgv(c.Command, c.Args)
-		if !ok || len(argv) == 0 || argv[0] != "gateway" {
+		if !ok || !isRpckit(c) || len(argv) == 0 || argv[0] != "gateway" {
 			continue
 		}
 		url := "http://" + p.addr(c, intstr.FromString(c.Ports[0].Name)) + "/v1/rank"
@@ -149,7 +149,7 @@ func postRank(url string) error {
 // and every container must exit 0 within the grace period.
 func (p *pod) shutdown(serve *corev1.Container, sidecars []*corev1.Container) {
 	t := p.t
-	grace := time.Duration(*p.spec.Spec.TerminationGracePeriodSeconds) * time.Second
+	grace := gracePeriod(p.spec)
 	start := time.Now()
 	errs := make(chan error, len(sidecars)+1)
 	for _, c := range append([]*corev1.Container{serve}, sidecars...) {

@@ -209,10 +209,7 @@ func (s *labelSelector) matchesSome() error {
 // admin listener's close. A sidecar's preStop fits in it as well.
 func TestDrainFitsGracePeriod(t *testing.T) {
 	for where, pod := range podTemplates(loadManifests(t)) {
-		grace := 30 * time.Second // Kubernetes' default
-		if g := pod.Spec.TerminationGracePeriodSeconds; g != nil {
-			grace = time.Duration(*g) * time.Second
-		}
+		grace := gracePeriod(pod)
 		for _, c := range pod.Spec.Containers {
 			need, err := shutdownTime(&c)
 			if err != nil {
@@ -222,6 +219,14 @@ func TestDrainFitsGracePeriod(t *testing.T) {
 			}
 		}
 	}
+}
+
+// gracePeriod is the pod's terminationGracePeriodSeconds.
+func gracePeriod(pod *corev1.PodTemplateSpec) time.Duration {
+	if g := pod.Spec.TerminationGracePeriodSeconds; g != nil {
+		return time.Duration(*g) * time.Second
+	}
+	return 30 * time.Second // Kubernetes' default
 }
 
 // shutdownTime is how long c may take from the pod's deletion to its exit.
