@@ -38,10 +38,10 @@ func TestRankingPods(t *testing.T) {
 			p := newPod(t, &d.Spec.Template)
 			serve, sidecars := splitServe(t, &d.Spec.Template)
 			p.start(serve)
-			p.ready(serve, true)
+			p.ready(serve)
 			for _, c := range sidecars {
 				p.start(c)
-				p.ready(c, false)
+				p.ready(c)
 			}
 			checkGateways(t, p, sidecars)
 			for _, job := range all[batchv1.Job](objs) {
@@ -73,17 +73,12 @@ func splitServe(t *testing.T, spec *corev1.PodTemplateSpec) (*corev1.Container, 
 }
 
 // ready waits for c's startup, readiness and liveness probes to pass, in
-// that order. The HTTP probes of sidecars are only checked to name a port
-// of theirs (TestProbesNameContainerPorts) unless all is set.
-func (p *pod) ready(c *corev1.Container, all bool) {
+// that order.
+func (p *pod) ready(c *corev1.Container) {
 	p.t.Helper()
 	for _, kind := range []string{"startupProbe", "readinessProbe", "livenessProbe"} {
 		pr := probes(c)[kind]
 		if pr == nil {
-			continue
-		}
-		if pr.HTTPGet != nil && !all {
-			p.t.Logf("container %q: %s GET %s not run", c.Name, kind, pr.HTTPGet.Path)
 			continue
 		}
 		if err := p.waitProbe(c, pr); err != nil {
