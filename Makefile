@@ -89,6 +89,9 @@ conformance:
 fuzz:
 	@GO=$(GO) internal/tools/fuzz.sh $(FUZZTIME) $$($(GO) list ./...)
 
-# Regenerate the Go code of proto/ and examples/ranking/proto.
+# Regenerate the Go code of proto/ and examples/ranking/proto, and that of
+# thrift/testdata/bench.thrift (the Apache Thrift compiler's, under
+# internal/gen/thrift).
 gen:
 	$(GO) run ./internal/tools/protogen
+	$(GO) run ./internal/tools/thriftgen

@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/HdrHistogram/hdrhistogram-go v1.4.0
+	github.com/apache/thrift v0.25.0
 	github.com/bufbuild/protocompile v0.14.1
 	github.com/coder/websocket v1.8.15
 	github.com/grpc-ecosystem/go-grpc-middleware/providers/prometheus v1.1.1
