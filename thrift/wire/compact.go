@@ -48,35 +48,63 @@ func compactCode(t Type) byte {
 	return ctStop
 }
 
-// uvarint reads a varint of at most ten bytes.
-func uvarint(b []byte, off int) (uint64, int, error) {
+// A varint's width: at most n bytes, the nth no larger than top (so that
+// the value fits 16, 32 or 64 bits). Longer encodings, even of small
+// values, are refused with CodeVarint.
+type width struct {
+	n   int
+	top byte
+}
+
+var (
+	width16 = width{3, 0x03}
+	width32 = width{5, 0x0f}
+	width64 = width{10, 0x01}
+)
+
+// uvarint reads a varint of width w.
+func uvarint(b []byte, off int, w width) (uint64, int, error) {
 	if off < 0 {
 		return 0, -1, errAt(off, CodeTruncated)
 	}
 	var v uint64
-	for i := 0; i < 10; i++ {
+	for i := 0; i < w.n; i++ {
 		if off+i >= len(b) {
 			return 0, -1, errAt(off, CodeTruncated)
 		}
 		c := b[off+i]
-		if i == 9 && c > 1 {
-			return 0, -1, errAt(off, CodeVarint)
-		}
 		v |= uint64(c&0x7f) << (7 * i)
 		if c < 0x80 {
+			if i == w.n-1 && c > w.top {
+				break
+			}
 			return v, off + i + 1, nil
 		}
 	}
 	return 0, -1, errAt(off, CodeVarint)
 }
 
-// uvarintMax reads a varint no larger than max.
-func uvarintMax(b []byte, off int, max uint64) (uint64, int, error) {
-	v, p, err := uvarint(b, off)
-	if err == nil && v > max {
-		return 0, -1, errAt(off, CodeVarint)
+// varintEnd returns the end of the varint of width w at off, without
+// decoding it: Skip's form of uvarint, which accepts the same varints.
+func varintEnd(b []byte, off int, w width) (int, error) {
+	if off >= 0 && off < len(b) && b[off] < 0x80 {
+		return off + 1, nil
 	}
-	return v, p, err
+	for i := 1; i < w.n && off >= 0; i++ {
+		if off+i >= len(b) {
+			return -1, errAt(off, CodeTruncated)
+		}
+		if c := b[off+i]; c < 0x80 {
+			if i == w.n-1 && c > w.top {
+				break
+			}
+			return off + i + 1, nil
+		}
+	}
+	if off < 0 || off >= len(b) {
+		return -1, errAt(off, CodeTruncated)
+	}
+	return -1, errAt(off, CodeVarint)
 }
 
 func unzigzag(v uint64) int64 { return int64(v>>1) ^ -int64(v&1) }
@@ -84,17 +112,17 @@ func unzigzag(v uint64) int64 { return int64(v>>1) ^ -int64(v&1) }
 func zigzag(v int64) uint64 { return uint64(v<<1) ^ uint64(v>>63) }
 
 func cmpI16(b []byte, off int) (int16, int, error) {
-	v, p, err := uvarintMax(b, off, math.MaxUint16)
+	v, p, err := uvarint(b, off, width16)
 	return int16(unzigzag(v)), p, err
 }
 
 func cmpI32(b []byte, off int) (int32, int, error) {
-	v, p, err := uvarintMax(b, off, math.MaxUint32)
+	v, p, err := uvarint(b, off, width32)
 	return int32(unzigzag(v)), p, err
 }
 
 func cmpI64(b []byte, off int) (int64, int, error) {
-	v, p, err := uvarint(b, off)
+	v, p, err := uvarint(b, off, width64)
 	return unzigzag(v), p, err
 }
 
@@ -108,7 +136,7 @@ func cmpDouble(b []byte, off int) (float64, int, error) {
 // cmpLen reads a varint length or count at off and checks that n elements
 // of at least min bytes each fit in what follows it.
 func cmpLen(b []byte, off, min int) (int, int, error) {
-	v, p, err := uvarint(b, off)
+	v, p, err := uvarint(b, off, width32)
 	if err != nil {
 		return 0, -1, err
 	}

@@ -1,7 +1,5 @@
 package wire
 
-import "math"
-
 // Message is a message header: the method name's span in the scanned
 // slice, the message type and the sequence id. End is the offset of the
 // message's body, a struct.
@@ -87,7 +85,7 @@ func cmpMessage(b []byte, off int) (Message, error) {
 	if !m.Type.valid() {
 		return Message{}, errAt(off+1, CodeMessageType)
 	}
-	seq, p, err := uvarintMax(b, off+2, math.MaxUint32)
+	seq, p, err := uvarint(b, off+2, width32)
 	if err != nil {
 		return Message{}, err
 	}

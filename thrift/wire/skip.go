@@ -1,7 +1,5 @@
 package wire
 
-import "math"
-
 // DefaultMaxDepth is the nesting limit of [Protocol.Skip] and [Iter]: the
 // structs and containers that may enclose one another, Apache Thrift's
 // default recursion depth.
@@ -121,18 +119,17 @@ func cmpSkip(b []byte, off int, t Type, depth int) (int, error) {
 	case Bool, Byte:
 		return fixed(b, off, 1)
 	case I16:
-		return varintEnd(b, off, math.MaxUint16)
+		return varintEnd(b, off, width16)
 	case I32:
-		return varintEnd(b, off, math.MaxUint32)
+		return varintEnd(b, off, width32)
 	case I64:
-		return varintEnd(b, off, math.MaxUint64)
+		return varintEnd(b, off, width64)
 	case Double:
 		return fixed(b, off, 8)
 	case UUID:
 		return fixed(b, off, 16)
 	case String:
-		n, p, err := cmpLen(b, off, 1)
-		return p + n, err
+		return cmpSkipBinary(b, off)
 	case Struct:
 		return cmpSkipStruct(b, off, depth)
 	case List, Set:
@@ -155,16 +152,6 @@ func cmpSkip(b []byte, off int, t Type, depth int) (int, error) {
 		return cmpSkipEntries(b, p, kt, vt, n, depth)
 	}
 	return -1, errAt(off, CodeType)
-}
-
-// varintEnd returns the end of the varint at off, which must not exceed
-// max.
-func varintEnd(b []byte, off int, max uint64) (int, error) {
-	if off >= 0 && off < len(b) && b[off] < 0x80 {
-		return off + 1, nil
-	}
-	_, p, err := uvarintMax(b, off, max)
-	return p, err
 }
 
 func cmpSkipStruct(b []byte, off, depth int) (int, error) {
@@ -201,10 +188,24 @@ func cmpSkipStruct(b []byte, off, depth int) (int, error) {
 	}
 }
 
+// cmpSkipBinary skips a string or binary value, answering the common
+// one-byte length before the general path.
+func cmpSkipBinary(b []byte, off int) (int, error) {
+	if off >= 0 && off < len(b) && b[off] < 0x80 && int(b[off]) < len(b)-off {
+		return off + 1 + int(b[off]), nil
+	}
+	n, p, err := cmpLen(b, off, 1)
+	return p + n, err
+}
+
+// cmpSkipElems skips n elements of type t; runs of scalars skip without
+// a call of cmpSkip per element.
 func cmpSkipElems(b []byte, off int, t Type, n, depth int) (int, error) {
 	switch t {
 	case Bool, Byte, Double, UUID:
 		return off + n*Compact.minSize(t), nil // the header checked the count
+	case I16, I32, I64, String:
+		return cmpSkipScalars(b, off, t, n)
 	}
 	var err error
 	for range n {
@@ -222,6 +223,28 @@ func cmpSkipEntries(b []byte, off int, kt, vt Type, n, depth int) (int, error) {
 			return -1, err
 		}
 		if off, err = cmpSkip(b, off, vt, depth-1); err != nil {
+			return -1, err
+		}
+	}
+	return off, nil
+}
+
+func cmpSkipScalars(b []byte, off int, t Type, n int) (int, error) {
+	w := width64
+	switch t {
+	case I16:
+		w = width16
+	case I32:
+		w = width32
+	}
+	var err error
+	for range n {
+		if t == String {
+			off, err = cmpSkipBinary(b, off)
+		} else {
+			off, err = varintEnd(b, off, w)
+		}
+		if err != nil {
 			return -1, err
 		}
 	}

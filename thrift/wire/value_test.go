@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
@@ -230,4 +231,36 @@ func TestDepthLimit(t *testing.T) {
 			t.Errorf("%v: iterator at depth 2: %v", p, it.Err())
 		}
 	}
+}
+
+// TestSkipAgreesWithConsume: for compact's varint types, Skip accepts the
+// same encodings as the readers, to the same end, overlong ones refused.
+func TestSkipAgreesWithConsume(t *testing.T) {
+	p := wire.Compact
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 20000 {
+		b := make([]byte, r.IntN(12))
+		for i := range b {
+			b[i] = byte(r.Uint32()) | byte(r.IntN(2))<<7
+		}
+		for _, typ := range []wire.Type{wire.I16, wire.I32, wire.I64} {
+			end, err := p.Skip(b, 0, typ)
+			next, rerr := consumeInt(p, b, typ)
+			if (err == nil) != (rerr == nil) || err == nil && end != next {
+				t.Fatalf("%v %x: Skip %d, %v; reader %d, %v", typ, b, end, err, next, rerr)
+			}
+		}
+	}
+}
+
+func consumeInt(p wire.Protocol, b []byte, typ wire.Type) (next int, err error) {
+	switch typ {
+	case wire.I16:
+		_, next, err = p.ConsumeI16(b, 0)
+	case wire.I32:
+		_, next, err = p.ConsumeI32(b, 0)
+	default:
+		_, next, err = p.ConsumeI64(b, 0)
+	}
+	return next, err
 }
