@@ -69,6 +69,41 @@ func TestPurePackages(t *testing.T) {
 	}
 }
 
+// thriftPure are the Thrift packages held to the standard library: the
+// IDL model and the wire protocols.
+var thriftPure = []string{"thrift/idl", "thrift/wire"}
+
+// TestThriftPurePackages: thrift/idl and thrift/wire import only the
+// standard library and the internal leaves, reach no network, and neither
+// exit nor log (no os, no log).
+func TestThriftPurePackages(t *testing.T) {
+	for _, p := range listPackages(t) {
+		if !slices.ContainsFunc(thriftPure, func(root string) bool { return under(p.path, root) }) {
+			continue
+		}
+		for _, d := range p.deps {
+			if d == "net" {
+				t.Errorf("%s depends on %s; %v reach no network", p.path, d, thriftPure)
+			}
+		}
+		for _, imp := range p.imports {
+			if imp == "os" || imp == "log" || strings.HasPrefix(imp, "os/") || strings.HasPrefix(imp, "log/") {
+				t.Errorf("%s imports %s; %v neither exit nor log", p.path, imp, thriftPure)
+			}
+			if !standard(imp) && !strings.HasPrefix(imp, module+"/") {
+				t.Errorf("%s imports %s; %v import only the standard library", p.path, imp, thriftPure)
+			}
+		}
+	}
+}
+
+// standard reports whether an import path is the standard library's: its
+// first element has no dot.
+func standard(imp string) bool {
+	first, _, _ := strings.Cut(imp, "/")
+	return !strings.Contains(first, ".")
+}
+
 func TestLoadHasNoRPC(t *testing.T) {
 	for _, p := range listPackages(t) {
 		if !under(p.path, "load") {
@@ -95,6 +130,11 @@ var allowed = map[string][]string{
 	"server":      {"interceptor", "internal/bodytimeout"},
 	"gateway":     {"transcode", "invoke", "schema", "dynamic", "wire", "interceptor", "internal/bodytimeout"},
 	"ui":          {"schema", "invoke", "transcode", "load", "load/report", "dynamic", "wire", "internal/bodytimeout"},
+
+	// The Thrift side: its pure packages take from the module only the
+	// internal leaves (TestThriftPurePackages holds the rest).
+	"thrift/idl":  {"internal/utf8x", "internal/errtext"},
+	"thrift/wire": {"internal/utf8x", "internal/errtext"},
 
 	// Leaves under dynamic and transcode: the standard library and x/sys/cpu.
 	"internal/utf8x":   {},
