@@ -9,7 +9,8 @@
 // the compact protocol's), skip any value of a wire [Type] ([Protocol.Skip],
 // depth-limited), and iterate over a struct's fields ([Iter]), compact's
 // delta-encoded field ids included. [Replace] and [ReplaceValue] splice new
-// bytes in place of a field's value.
+// bytes in place of a field's value; [Protocol.DeleteField] removes a
+// field, re-encoding the next compact field header's id delta.
 //
 // Every length and element count is checked against the bytes that remain
 // before it is used, so a hostile length never leads a caller to allocate

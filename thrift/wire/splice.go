@@ -2,7 +2,9 @@ package wire
 
 // Thrift values carry no byte lengths around structs or containers
 // (containers count elements, structs end with Stop), so replacing a
-// field's value needs no fix-up of the bytes around it.
+// field's value needs no fix-up of the bytes around it. Deleting a field
+// does in the compact protocol: the next field's id is a delta from the
+// deleted one's.
 
 // Replace appends to dst the bytes of b with b[start:end] replaced by
 // repl. Deleting is a nil repl, inserting an empty start..end. The output
@@ -20,6 +22,29 @@ func Replace(dst, b []byte, start, end int, repl []byte) []byte {
 // whole field (f.Start..f.End) with [Protocol.AppendBoolField]'s bytes.
 func ReplaceValue(dst, b []byte, f Field, value []byte) []byte {
 	return Replace(dst, b, f.Value, f.End, value)
+}
+
+// DeleteField appends to dst the bytes of b without field f, prev being
+// the id of the field before f in its struct (0 when f is the first). In
+// the compact protocol the header of the field after f is re-encoded
+// against prev; reading it can fail on malformed input.
+func (p Protocol) DeleteField(dst, b []byte, f Field, prev int16) ([]byte, error) {
+	if p == Binary {
+		return Replace(dst, b, f.Start, f.End, nil), nil
+	}
+	h, v, err := cmpFieldHeader(b, f.End, f.ID)
+	if err != nil {
+		return nil, err
+	}
+	if h.Type == Stop {
+		return Replace(dst, b, f.Start, f.End, nil), nil
+	}
+	ct := compactCode(h.Type)
+	if h.Type == Bool && !h.Bool {
+		ct = ctFalse
+	}
+	var buf [4]byte
+	return Replace(dst, b, f.Start, v, cmpAppendFieldHeader(buf[:0], ct, h.ID, prev)), nil
 }
 
 // reserve returns dst with room for n more bytes.
