@@ -56,7 +56,10 @@ with a colon in it is a target, one without is a service or symbol name.
 ` + exitCodesHelp,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       versionText(), // cobra adds --version
 	}
+	root.SetVersionTemplate("{{.Version}}")
+	root.Flags().Bool("version", false, "print rpckit's version, source revision and Go version")
 	root.SetIn(stdio.In)
 	root.SetOut(stdio.Out)
 	root.SetErr(stdio.Err)
@@ -72,6 +75,7 @@ with a colon in it is a target, one without is a service or symbol name.
 		newServeCmd(stdio),
 		newDemoCmd(stdio),
 		newUICmd(stdio),
+		newVersionCmd(stdio),
 	)
 	return root
 }
