@@ -26,18 +26,26 @@ const exitCodesHelp = `Exit codes:
   0          success
   1          error: bad input, unknown method, unreachable target, ...
   2          usage: unknown flag, wrong arguments
+  130, 143   ended by SIGINT (Ctrl-C), SIGTERM
   64+N       the RPC failed with gRPC status code N (e.g. 69 = NOT_FOUND,
              68 = DEADLINE_EXCEEDED, 78 = UNAVAILABLE)
   rpckit health uses grpc_health_probe's codes instead; see rpckit health -h.`
 
 // Main runs the rpckit command line with args (without the program name)
-// and returns the process exit code.
+// and returns the process exit code. A command that fails because ctx was
+// cancelled by a signal (see NotifyContext) exits 128+N silently; one that
+// stops cleanly on it, as the servers do, exits 0. Reads of stdio.In end
+// when ctx is done.
 func Main(ctx context.Context, args []string, stdio Stdio) int {
+	stdio.In = interruptible(ctx, stdio.In)
 	root := newRoot(stdio)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
 	if err == nil {
 		return 0
+	}
+	if code := signalCode(ctx); code != 0 {
+		return code
 	}
 	return reportError(stdio.Err, err)
 }
