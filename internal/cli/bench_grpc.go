@@ -136,7 +136,7 @@ func (t *grpcTarget) prepare(ctx context.Context, s *session, method string, f *
 	if data == "" {
 		data = "{}"
 	}
-	in, closeIn, err := openInput(data, stdio.In)
+	in, closeIn, err := openInput(data, stdio.In, f.conn.opts.MaxMsgSize)
 	if err != nil {
 		return err
 	}

@@ -105,7 +105,7 @@ func (f *httpBenchFlags) readBody(cmd *cobra.Command) ([]byte, error) {
 		return nil, err
 	}
 	defer closer()
-	return io.ReadAll(r)
+	return readLimited(r, maxMsgSize(cmd), nil)
 }
 
 // idleConns is how many idle connections to keep: one per call in flight,

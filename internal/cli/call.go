@@ -90,7 +90,7 @@ func runCall(cmd *cobra.Command, stdio Stdio, f *callFlags, target, method strin
 	} else if data == "" {
 		data = "@-"
 	}
-	in, closeIn, err := openInput(data, stdio.In)
+	in, closeIn, err := openInput(data, stdio.In, f.conn.opts.MaxMsgSize)
 	if err != nil {
 		return err
 	}
@@ -157,7 +157,7 @@ func (c *caller) single() ([]byte, error) {
 }
 
 func (c *caller) encode(raw []byte) ([]byte, error) {
-	wire, err := c.codec.Encode(nil, c.method.Input(), raw)
+	wire, err := c.codec.Encode(make([]byte, 0, len(raw)), c.method.Input(), raw) // seldom longer than the JSON
 	if err != nil {
 		return nil, &inputError{subject: fmt.Sprintf("request %d", c.in.n), err: err}
 	}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"bytes"
 	"cmp"
 	"encoding/base64"
@@ -91,11 +92,7 @@ func runConvert(cmd *cobra.Command, stdio Stdio, f *convertFlags, target string)
 	if err != nil {
 		return err
 	}
-	in, err := io.ReadAll(stdio.In)
-	if err != nil {
-		return err
-	}
-	wire, err := f.toWire(codec, md, in)
+	wire, err := f.readWire(codec, md, stdio.In)
 	if err != nil {
 		return err
 	}
@@ -146,23 +143,52 @@ func messageType(cmd *cobra.Command, s *session, name string) (protoreflect.Mess
 	return md, nil
 }
 
-// toWire reads the input as protobuf, checking it, or encodes its JSON.
-func (f *convertFlags) toWire(codec invoke.JSONCodec, md protoreflect.MessageDescriptor, in []byte) ([]byte, error) {
+// readWire reads the one input message, of at most --max-msg-size bytes,
+// as protobuf, checking it, or as JSON, encoding it. Either way it stops
+// at the first byte that shows the input is bad.
+func (f *convertFlags) readWire(codec invoke.JSONCodec, md protoreflect.MessageDescriptor, r io.Reader) ([]byte, error) {
+	limit := f.conn.opts.MaxMsgSize
+	// The first bytes tell JSON from binary when the input fails as the
+	// other: a hint naming --from.
+	br := bufio.NewReader(r)
+	head, _ := br.Peek(headLen)
 	if f.from == "json" {
-		wire, err := codec.Encode(nil, md, in)
-		switch {
-		case err != nil && looksBinary(in):
-			return nil, errors.New("the input looks like protobuf binary, not JSON; leave out --from json to read binary")
-		case err != nil:
+		js, err := readJSONMessage(br, limit)
+		if err != nil {
+			if looksBinary(head) {
+				return nil, errors.New("the input looks like protobuf binary, not JSON; leave out --from json to read binary")
+			}
+			return nil, err
+		}
+		// The wire form is seldom longer than the JSON: room for it up
+		// front saves growing a large result step by step.
+		wire, err := codec.Encode(make([]byte, 0, len(js)), md, js)
+		if err != nil {
+			if looksBinary(head) {
+				return nil, errors.New("the input looks like protobuf binary, not JSON; leave out --from json to read binary")
+			}
 			return nil, &inputError{subject: "input", err: err}
 		}
 		return wire, nil
 	}
-	if err := dynamic.Validate(dynamic.TypeOf(md), in); err != nil {
-		if looksJSON(in) {
-			return nil, errors.New("the input looks like JSON, not protobuf binary; give --from json to read JSON")
+	invalid := func(err error) error {
+		if looksJSON(head) {
+			return errors.New("the input looks like JSON, not protobuf binary; give --from json to read JSON")
 		}
-		return nil, fmt.Errorf("input is not a valid %s: %w", md.FullName(), err)
+		return fmt.Errorf("input is not a valid %s: %w", md.FullName(), err)
+	}
+	scan := protoScan{limit: limit}
+	in, err := readLimited(br, limit, func(b []byte) error {
+		if err := scan.check(b); err != nil {
+			return invalid(err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := dynamic.Validate(dynamic.TypeOf(md), in); err != nil {
+		return nil, invalid(err)
 	}
 	return in, nil
 }
@@ -242,15 +268,26 @@ func looksJSON(in []byte) bool {
 	return len(in) > 0 && (in[0] == '{' || in[0] == '[')
 }
 
-// looksBinary reports whether in holds what JSON text cannot: control
-// characters other than white space, or bytes that are not UTF-8.
+// headLen is how much of the input looksJSON and looksBinary see.
+const headLen = 512
+
+// looksBinary reports whether in, the start of an input, holds what JSON
+// text cannot: control characters other than white space, or bytes that
+// are not UTF-8 (a rune cut at the end of in is not counted).
 func looksBinary(in []byte) bool {
 	for _, c := range in {
 		if c < ' ' && c != '\t' && c != '\r' && c != '\n' {
 			return true
 		}
 	}
-	return !utf8.Valid(in)
+	for len(in) > 0 {
+		r, size := utf8.DecodeRune(in)
+		if r == utf8.RuneError && size == 1 {
+			return utf8.FullRune(in)
+		}
+		in = in[size:]
+	}
+	return false
 }
 
 func elemJSON(codec invoke.JSONCodec, dst []byte, e dynamic.Elem) ([]byte, error) {

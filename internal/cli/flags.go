@@ -31,7 +31,8 @@ func (f *connFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.opts.TLS.ServerName, "servername", "", "server `name` to verify the certificate against")
 	fs.StringVar(&f.opts.Authority, "authority", "", "value of the :authority header")
 	durationVar(fs, &f.opts.ConnectTimeout, "connect-timeout", 10*time.Second, "how long to wait for the connection")
-	fs.IntVar(&f.opts.MaxMsgSize, "max-msg-size", 0, "largest response message in `bytes` (default 4 MiB)")
+	f.opts.MaxMsgSize = defaultMaxMsgSize
+	fs.Var((*byteSize)(&f.opts.MaxMsgSize), "max-msg-size", "largest message read, sent or received, in `bytes` (or KiB, MiB, GiB)")
 	fs.StringArrayVarP(&f.headers, "header", "H", nil, "request metadata `'key: value'` for the call and reflection (repeatable; ${VAR} expanded)")
 	fs.StringArrayVar(&f.rpcHdrs, "rpc-header", nil, "request metadata `'key: value'` for the call only (repeatable)")
 }

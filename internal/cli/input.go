@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,19 +11,27 @@ import (
 
 // messageReader reads a sequence of JSON values (one request message each)
 // incrementally, so messages typed at a terminal are sent as they complete.
+// A message may be at most limit bytes; the input is read no further than
+// that, nor past the first byte that cannot be JSON.
 type messageReader struct {
-	dec   *json.Decoder
-	lines *lineIndex
+	buf   inputBuffer
+	limit int
+	what  string // "request": what a message is called in errors
+	scan  jsonScan
+	err   error // sticky: once the input is bad, it stays bad
 	n     int
 }
 
-// openInput interprets -d: a JSON text, @file, or @- for stdin.
-func openInput(data string, stdin io.Reader) (*messageReader, func(), error) {
+// openInput interprets -d: a JSON text, @file, or @- for stdin. Each
+// message may be at most limit bytes.
+func openInput(data string, stdin io.Reader, limit int) (*messageReader, func(), error) {
 	r, closer, err := openRaw(data, stdin)
 	if err != nil {
 		return nil, nil, err
 	}
-	return newMessageReader(r), closer, nil
+	m := newMessageReader(r)
+	m.limit = limit
+	return m, closer, nil
 }
 
 // openRaw opens a data argument: literal text, @file, or @- for stdin.
@@ -42,38 +49,119 @@ func openRaw(data string, stdin io.Reader) (io.Reader, func(), error) {
 	return strings.NewReader(data), func() {}, nil
 }
 
+// newMessageReader reads messages of up to defaultMaxMsgSize bytes from r.
 func newMessageReader(r io.Reader) *messageReader {
-	li := &lineIndex{r: r}
-	return &messageReader{dec: json.NewDecoder(li), lines: li}
+	return &messageReader{buf: inputBuffer{r: r, sizeHint: sizeHint(r)}, limit: defaultMaxMsgSize, what: "request"}
 }
 
-// next returns the next JSON value, or io.EOF when the input ends.
+// next returns the next JSON value, or io.EOF when the input ends. The
+// value stays valid after later calls.
 func (m *messageReader) next() (json.RawMessage, error) {
-	var raw json.RawMessage
-	err := m.dec.Decode(&raw)
-	if err == io.EOF {
+	if m.err != nil {
+		return nil, m.err
+	}
+	raw, err := m.value()
+	if err != nil && err != io.EOF {
+		m.err = err
+	}
+	return raw, err
+}
+
+func (m *messageReader) value() (json.RawMessage, error) {
+	m.scan = jsonScan{}
+	for {
+		end, bad := m.scan.scan(m.buf.pending())
+		switch {
+		case bad >= 0:
+			m.n++
+			return nil, m.badByte(bad)
+		case end >= 0:
+			m.n++
+			return m.complete(end)
+		}
+		if err := m.fill(); err == io.EOF {
+			return m.atEOF()
+		} else if err != nil {
+			return nil, err
+		}
+	}
+}
+
+// fill reads more of the current message, up to the limit.
+func (m *messageReader) fill() error {
+	if len(m.buf.pending()) > m.limit {
+		m.n++
+		return tooLarge(fmt.Sprintf("%s %d", m.what, m.n), m.limit)
+	}
+	err := m.buf.fill(m.limit + 1)
+	if err != nil && err != io.EOF {
+		return fmt.Errorf("%s %d: %w", m.what, m.n+1, err)
+	}
+	return err
+}
+
+// atEOF ends the input: nothing but space is the end, a value the input
+// stopped in the middle of is an error, and a number or literal at the top
+// level ends with the input.
+func (m *messageReader) atEOF() (json.RawMessage, error) {
+	switch {
+	case !m.scan.started:
 		return nil, io.EOF
+	case m.scan.bare:
+		m.n++
+		return m.complete(len(m.buf.pending()))
 	}
 	m.n++
-	if err != nil {
-		return nil, m.syntaxError(err)
+	return nil, fmt.Errorf("%s %d: invalid JSON: input ends inside a value", m.what, m.n)
+}
+
+// complete checks the value that ends at end and takes it from the buffer.
+func (m *messageReader) complete(end int) (json.RawMessage, error) {
+	start := m.scan.start
+	if end-start > m.limit {
+		return nil, tooLarge(fmt.Sprintf("%s %d", m.what, m.n), m.limit)
 	}
-	if len(raw) == 0 || raw[0] != '{' {
-		return nil, fmt.Errorf("request %d (line %d): want a JSON object, got %s", m.n, m.lines.line(m.dec.InputOffset()), abbreviate(raw))
+	raw := json.RawMessage(m.buf.pending()[start:end])
+	if !json.Valid(raw) {
+		return nil, m.syntaxError(start, raw)
+	}
+	m.buf.take(end)
+	if raw[0] != '{' {
+		line, _ := m.buf.position(end - 1)
+		return nil, fmt.Errorf("%s %d (line %d): want a JSON object, got %s", m.what, m.n, line, abbreviate(raw))
 	}
 	return raw, nil
 }
 
-func (m *messageReader) syntaxError(err error) error {
+// syntaxError says where raw, which starts at start in the pending bytes,
+// stops being JSON.
+func (m *messageReader) syntaxError(start int, raw []byte) error {
+	var v struct{}
+	err := json.Unmarshal(raw, &v)
 	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		line, col := m.lines.position(max(se.Offset-1, 0))
-		return fmt.Errorf("request %d: invalid JSON at line %d col %d: %v", m.n, line, col, se)
+	if !errors.As(err, &se) {
+		return fmt.Errorf("%s %d: invalid JSON: %v", m.what, m.n, err)
 	}
-	if errors.Is(err, io.ErrUnexpectedEOF) {
-		return fmt.Errorf("request %d: invalid JSON: input ends inside a value", m.n)
+	line, col := m.buf.position(start + max(int(se.Offset)-1, 0))
+	return fmt.Errorf("%s %d: invalid JSON at line %d col %d: %v", m.what, m.n, line, col, se)
+}
+
+func (m *messageReader) badByte(i int) error {
+	line, col := m.buf.position(i)
+	c := m.buf.pending()[i]
+	return fmt.Errorf("%s %d: invalid JSON at line %d col %d: invalid character %s %s", m.what, m.n, line, col, quoteByte(c), m.scan.context())
+}
+
+// quoteByte writes c as encoding/json does in its errors: '\x00', 'a'.
+func quoteByte(c byte) string {
+	if c == '\'' {
+		return `'\''`
 	}
-	return fmt.Errorf("request %d: %w", m.n, err)
+	q := fmt.Sprintf("%+q", string(rune(c)))
+	if c >= 0x80 {
+		q = fmt.Sprintf(`"\x%02x"`, c)
+	}
+	return "'" + q[1:len(q)-1] + "'"
 }
 
 func abbreviate(b []byte) string {
@@ -81,45 +169,4 @@ func abbreviate(b []byte) string {
 		return string(b[:40]) + "..."
 	}
 	return string(b)
-}
-
-// lineIndex passes reads through and remembers where lines start, so a byte
-// offset can be turned into line:col without keeping the input.
-type lineIndex struct {
-	r      io.Reader
-	read   int64
-	starts []int64 // offsets just after each newline
-}
-
-func (l *lineIndex) Read(p []byte) (int, error) {
-	n, err := l.r.Read(p)
-	for i := 0; i < n; {
-		j := bytes.IndexByte(p[i:n], '\n')
-		if j < 0 {
-			break
-		}
-		i += j + 1
-		l.starts = append(l.starts, l.read+int64(i))
-	}
-	l.read += int64(n)
-	return n, err
-}
-
-func (l *lineIndex) line(off int64) int {
-	line, _ := l.position(off)
-	return line
-}
-
-// position gives the 1-based line and column of the byte at off.
-func (l *lineIndex) position(off int64) (line, col int) {
-	start := int64(0)
-	line = 1
-	for _, s := range l.starts {
-		if s > off {
-			break
-		}
-		start = s
-		line++
-	}
-	return line, int(off-start) + 1
 }
