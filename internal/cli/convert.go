@@ -179,7 +179,7 @@ func (f *convertFlags) readWire(codec invoke.JSONCodec, md protoreflect.MessageD
 	}
 	scan := protoScan{limit: limit}
 	in, err := readLimited(br, limit, func(b []byte) error {
-		if err := scan.check(b); err != nil {
+		if err := scan.feed(b); err != nil {
 			return invalid(err)
 		}
 		return nil

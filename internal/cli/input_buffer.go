@@ -114,30 +114,44 @@ func sizeHint(r io.Reader) int64 {
 }
 
 // readLimited reads all of r, which may be at most limit bytes. check,
-// when not nil, sees the bytes read so far after each read, and stops the
-// read with its error at the first sign of bad input.
+// when not nil, sees each piece as it is read, and stops the read with its
+// error at the first sign of bad input.
 func readLimited(r io.Reader, limit int, check func([]byte) error) ([]byte, error) {
-	b := inputBuffer{r: r, sizeHint: sizeHint(r)}
-	if b.sizeHint > int64(limit) {
+	hint := sizeHint(r)
+	if hint > int64(limit) {
 		return nil, tooLarge("input", limit)
 	}
-	for {
-		if check != nil {
-			if err := check(b.pending()); err != nil {
-				return nil, err
-			}
-		}
-		if len(b.pending()) > limit {
-			return nil, tooLarge("input", limit)
-		}
-		err := b.fill(limit + 1)
-		if err == io.EOF && len(b.pending()) <= limit {
-			return b.pending(), nil
-		}
-		if err != nil && err != io.EOF {
-			return nil, err
+	cr := &checkedReader{r: r, check: check, left: int64(limit), limit: limit}
+	if hint < 0 {
+		return io.ReadAll(cr) // in pieces, copied once into a slice of the right size
+	}
+	var buf bytes.Buffer
+	buf.Grow(int(hint) + bytes.MinRead)
+	_, err := buf.ReadFrom(cr)
+	return buf.Bytes(), err
+}
+
+// checkedReader passes on the reads of r, at most left bytes more, each
+// piece seen by check first.
+type checkedReader struct {
+	r     io.Reader
+	check func([]byte) error
+	left  int64
+	limit int
+}
+
+func (c *checkedReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.left -= int64(n)
+	if c.left < 0 {
+		return 0, tooLarge("input", c.limit)
+	}
+	if c.check != nil && n > 0 {
+		if cerr := c.check(p[:n]); cerr != nil {
+			return 0, cerr
 		}
 	}
+	return n, err
 }
 
 func tooLarge(what string, limit int) error {
