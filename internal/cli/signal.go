@@ -13,6 +13,10 @@ type signalError struct{ sig syscall.Signal }
 
 func (e signalError) Error() string { return e.sig.String() + " signal received" }
 
+// Is makes the signal a cancellation, as the context's Err says, for code
+// that tells an interrupted run from a failed one by context.Canceled.
+func (e signalError) Is(target error) bool { return target == context.Canceled }
+
 // NotifyContext returns a context cancelled on the first SIGINT or SIGTERM,
 // for Main: a command that a signal ends exits 128 plus the signal's number
 // (130, 143), as shells expect. The first signal also restores the
