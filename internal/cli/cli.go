@@ -26,9 +26,9 @@ const exitCodesHelp = `Exit codes:
   0          success
   1          error: bad input, unknown method, unreachable target, ...
   2          usage: unknown flag, wrong arguments
-  130, 143   ended by SIGINT (Ctrl-C), SIGTERM
   64+N       the RPC failed with gRPC status code N (e.g. 69 = NOT_FOUND,
              68 = DEADLINE_EXCEEDED, 78 = UNAVAILABLE)
+  130, 143   ended by SIGINT (Ctrl-C), SIGTERM
   rpckit health uses grpc_health_probe's codes instead; see rpckit health -h.`
 
 // Main runs the rpckit command line with args (without the program name)
