@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"bytes"
 	"cmp"
 	"encoding/base64"
@@ -145,42 +144,50 @@ func messageType(cmd *cobra.Command, s *session, name string) (protoreflect.Mess
 
 // readWire reads the one input message, of at most --max-msg-size bytes,
 // as protobuf, checking it, or as JSON, encoding it. Either way it stops
-// at the first byte that shows the input is bad.
+// at the first byte that shows the input is bad; when the input fails as
+// one form and its first bytes look like the other, the error says so and
+// names --from.
 func (f *convertFlags) readWire(codec invoke.JSONCodec, md protoreflect.MessageDescriptor, r io.Reader) ([]byte, error) {
-	limit := f.conn.opts.MaxMsgSize
-	// The first bytes tell JSON from binary when the input fails as the
-	// other: a hint naming --from.
-	br := bufio.NewReader(r)
-	head, _ := br.Peek(headLen)
 	if f.from == "json" {
-		js, err := readJSONMessage(br, limit)
-		if err != nil {
-			if looksBinary(head) {
-				return nil, errors.New("the input looks like protobuf binary, not JSON; leave out --from json to read binary")
-			}
-			return nil, err
-		}
+		return readJSONWire(codec, md, r, f.conn.opts.MaxMsgSize)
+	}
+	return readBinaryWire(md, r, f.conn.opts.MaxMsgSize)
+}
+
+var (
+	errLooksBinary = errors.New("the input looks like protobuf binary, not JSON; leave out --from json to read binary")
+	errLooksJSON   = errors.New("the input looks like JSON, not protobuf binary; give --from json to read JSON")
+)
+
+func readJSONWire(codec invoke.JSONCodec, md protoreflect.MessageDescriptor, r io.Reader, limit int) ([]byte, error) {
+	hr := &headReader{r: r}
+	js, err := readJSONMessage(hr, limit)
+	if err == nil {
 		// The wire form is seldom longer than the JSON: room for it up
 		// front saves growing a large result step by step.
-		wire, err := codec.Encode(make([]byte, 0, len(js)), md, js)
-		if err != nil {
-			if looksBinary(head) {
-				return nil, errors.New("the input looks like protobuf binary, not JSON; leave out --from json to read binary")
-			}
-			return nil, &inputError{subject: "input", err: err}
+		var wire []byte
+		if wire, err = codec.Encode(make([]byte, 0, len(js)), md, js); err == nil {
+			return wire, nil
 		}
-		return wire, nil
+		err = &inputError{subject: "input", err: err}
 	}
-	invalid := func(err error) error {
-		if looksJSON(head) {
-			return errors.New("the input looks like JSON, not protobuf binary; give --from json to read JSON")
+	if looksBinary(hr.head) && !looksJSON(hr.head) {
+		return nil, errLooksBinary
+	}
+	return nil, err
+}
+
+func readBinaryWire(md protoreflect.MessageDescriptor, r io.Reader, limit int) ([]byte, error) {
+	invalid := func(in []byte, err error) error {
+		if looksJSON(in[:min(len(in), headLen)]) {
+			return errLooksJSON
 		}
 		return fmt.Errorf("input is not a valid %s: %w", md.FullName(), err)
 	}
 	scan := protoScan{limit: limit}
-	in, err := readLimited(br, limit, func(b []byte) error {
+	in, err := readLimited(r, limit, func(b []byte) error {
 		if err := scan.feed(b); err != nil {
-			return invalid(err)
+			return invalid(b, err)
 		}
 		return nil
 	})
@@ -188,7 +195,7 @@ func (f *convertFlags) readWire(codec invoke.JSONCodec, md protoreflect.MessageD
 		return nil, err
 	}
 	if err := dynamic.Validate(dynamic.TypeOf(md), in); err != nil {
-		return nil, invalid(err)
+		return nil, invalid(in, err)
 	}
 	return in, nil
 }
@@ -270,6 +277,20 @@ func looksJSON(in []byte) bool {
 
 // headLen is how much of the input looksJSON and looksBinary see.
 const headLen = 512
+
+// headReader keeps the first headLen bytes read through it.
+type headReader struct {
+	r    io.Reader
+	head []byte
+}
+
+func (h *headReader) Read(p []byte) (int, error) {
+	n, err := h.r.Read(p)
+	if room := headLen - len(h.head); room > 0 {
+		h.head = append(h.head, p[:min(n, room)]...)
+	}
+	return n, err
+}
 
 // looksBinary reports whether in, the start of an input, holds what JSON
 // text cannot: control characters other than white space, or bytes that
