@@ -103,15 +103,30 @@ func (c *call) relay(st *invoke.Stream, sendErr <-chan error) {
 				continue
 			}
 		}
-		select {
-		case serr := <-sendErr: // sent before the call is cancelled
-			if serr != nil {
-				err = serr
-			}
-		default:
+		if serr := sendError(sendErr, err); serr != nil {
+			err = serr
 		}
 		c.streamFail(out, err)
 		return
+	}
+}
+
+// sendError is the error that ended sending the body's requests, when
+// that is what ended the call (recvErr): a cancelled call waits for it,
+// since a body that fails to arrive can cancel the request's context (an
+// HTTP/1.1 read error does) before the sender has said why.
+func sendError(sendErr <-chan error, recvErr error) error {
+	if sendErr == nil {
+		return nil
+	}
+	if status.Code(recvErr) == codes.Canceled {
+		return <-sendErr
+	}
+	select {
+	case err := <-sendErr: // sent before the call is cancelled
+		return err
+	default:
+		return nil
 	}
 }
 

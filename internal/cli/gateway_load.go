@@ -55,7 +55,9 @@ func (l *gatewayLoader) run(ctx context.Context) error {
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
 	defer signal.Stop(hup)
-	if err := l.waitUpstream(ctx, true); err != nil || ctx.Err() != nil {
+	// Routes loaded are said to be, even when a signal came meanwhile:
+	// /readyz has answered 200 since they were.
+	if err := l.waitUpstream(ctx, true); err != nil || !l.g.Ready() {
 		return err
 	}
 	fmt.Fprintf(l.stdio.Err, "rpckit gateway: ready: %d routes from %s\n", len(l.g.Routes()), l.flags.upstream)
