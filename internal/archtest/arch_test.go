@@ -128,6 +128,7 @@ var allowed = map[string][]string{
 	"load/report": {"load"},
 	"interceptor": {},
 	"server":      {"interceptor", "internal/bodytimeout"},
+	"scaffold":    {"schema"},
 	"gateway":     {"transcode", "invoke", "schema", "dynamic", "wire", "interceptor", "internal/bodytimeout"},
 	"ui":          {"schema", "invoke", "transcode", "load", "load/report", "dynamic", "wire", "internal/bodytimeout"},
 

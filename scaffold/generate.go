@@ -1,0 +1,139 @@
+package scaffold
+
+import (
+	"bytes"
+	"context"
+	"embed"
+	"fmt"
+	"go/format"
+	"path"
+	"strings"
+	"text/template"
+)
+
+//go:embed templates/*.tmpl
+var templateFS embed.FS
+
+var templates = template.Must(template.ParseFS(templateFS, "templates/*.tmpl"))
+
+// Result lists the files Generate wrote and those it left as they were,
+// by their slash-separated path in the module.
+type Result struct {
+	Module  string
+	Written []string
+	Kept    []string
+}
+
+// Generate writes the module (or, with opts.Update, its stubs).
+func Generate(ctx context.Context, opts Options) (*Result, error) {
+	if err := opts.validate(); err != nil {
+		return nil, err
+	}
+	module, err := opts.modulePath()
+	if err != nil {
+		return nil, err
+	}
+	c, err := compile(ctx, opts, module)
+	if err != nil {
+		return nil, err
+	}
+	gen, stubs, err := generateStubs(c, module)
+	if err != nil {
+		return nil, err
+	}
+	m, err := newModel(gen, module, protoNames(opts))
+	if err != nil {
+		return nil, err
+	}
+	files, err := protoCopies(c, opts)
+	if err != nil {
+		return nil, err
+	}
+	for name, data := range stubs {
+		files[name] = data
+	}
+	res := &Result{Module: module}
+	if err := res.write(opts.Dir, files, true); err != nil {
+		return nil, err
+	}
+	if opts.Update {
+		return res, nil
+	}
+	own, err := m.render()
+	if err != nil {
+		return nil, err
+	}
+	return res, res.write(opts.Dir, own, false)
+}
+
+// protoCopies are the .proto files under proto/, so that the module holds
+// what its stubs come from and `make gen` regenerates them.
+func protoCopies(c *compiled, opts Options) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	for _, fd := range c.files {
+		data, err := readSource(fd.Path(), opts)
+		if err != nil {
+			return nil, err
+		}
+		out[path.Join("proto", fd.Path())] = data
+	}
+	return out, nil
+}
+
+// write writes files in dir, sorted; files already there are replaced
+// when replace is set and kept otherwise.
+func (r *Result) write(dir string, files map[string][]byte, replace bool) error {
+	for _, name := range sortedKeys(files) {
+		if !replace && exists(dir, name) {
+			r.Kept = append(r.Kept, name)
+			continue
+		}
+		wrote, err := writeFile(dir, name, files[name])
+		if err != nil {
+			return err
+		}
+		if wrote {
+			r.Written = append(r.Written, name)
+		} else {
+			r.Kept = append(r.Kept, name)
+		}
+	}
+	return nil
+}
+
+// render executes the templates of the module's own files.
+func (m *model) render() (map[string][]byte, error) {
+	out := map[string][]byte{}
+	add := func(name, tmpl string, data any) error {
+		var b bytes.Buffer
+		if err := templates.ExecuteTemplate(&b, tmpl, data); err != nil {
+			return fmt.Errorf("scaffold: %s: %w", name, err)
+		}
+		src := b.Bytes()
+		if strings.HasSuffix(name, ".go") {
+			formatted, err := format.Source(src)
+			if err != nil {
+				return fmt.Errorf("scaffold: %s: %w", name, err)
+			}
+			src = formatted
+		}
+		out[name] = src
+		return nil
+	}
+	for name, tmpl := range map[string]string{"go.mod": "go.mod.tmpl", "main.go": "main.go.tmpl",
+		"Makefile": "Makefile.tmpl", "Dockerfile": "Dockerfile.tmpl", ".gitignore": "gitignore.tmpl",
+		"deploy/" + m.Name + ".yaml": "deploy.yaml.tmpl"} {
+		if err := add(name, tmpl, m); err != nil {
+			return nil, err
+		}
+	}
+	for _, s := range m.Services {
+		if err := add("handler/"+s.File+".go", "handler.go.tmpl", s); err != nil {
+			return nil, err
+		}
+		if err := add("handler/"+s.File+"_test.go", "handler_test.go.tmpl", s); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
