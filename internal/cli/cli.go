@@ -84,6 +84,7 @@ with a colon in it is a target, one without is a service or symbol name.
 		newDemoCmd(stdio),
 		newUICmd(stdio),
 		newVersionCmd(stdio),
+		newNewCmd(stdio),
 	)
 	return root
 }
