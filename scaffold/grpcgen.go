@@ -2,6 +2,7 @@ package scaffold
 
 import (
 	"strconv"
+	"strings"
 
 	"google.golang.org/protobuf/compiler/protogen"
 )
@@ -102,6 +103,6 @@ func (s stubs) streamType(m *protogen.Method, side string) string {
 func comments(g *protogen.GeneratedFile, c protogen.Comments) {
 	if c != "" {
 		g.P("//")
-		g.P(c.String())
+		g.P(strings.TrimSuffix(c.String(), "\n"))
 	}
 }

@@ -36,7 +36,7 @@ func (s stubs) client() {
 	g.P("cc ", grpcPkg.Ident("ClientConnInterface"))
 	g.P("}")
 	g.P()
-	g.P("// New", name, "Client returns a ", name, "Client calling over cc.")
+	g.P("// New", name, "Client returns the client of the ", name, " service calling over cc.")
 	g.P("func New", name, "Client(cc ", grpcPkg.Ident("ClientConnInterface"), ") ", name, "Client {")
 	g.P("return &", lower, "{cc}")
 	g.P("}")

@@ -30,11 +30,11 @@ type Options struct {
 
 // modulePath checks the module path, or finds it when it is empty.
 func (o Options) modulePath() (string, error) {
+	if o.Update {
+		return o.updateModulePath()
+	}
 	if o.Module != "" {
 		return o.Module, checkModulePath(o.Module)
-	}
-	if o.Update {
-		return readModulePath(filepath.Join(o.Dir, "go.mod"))
 	}
 	abs, err := filepath.Abs(o.Dir)
 	if err != nil {
@@ -43,6 +43,20 @@ func (o Options) modulePath() (string, error) {
 	mod := strings.ToLower(filepath.Base(abs))
 	if err := checkModulePath(mod); err != nil {
 		return "", fmt.Errorf("%w (choose one with Module)", err)
+	}
+	return mod, nil
+}
+
+// updateModulePath is the module path in Dir/go.mod, which Module, when
+// set, must repeat: stubs under another path would not build.
+func (o Options) updateModulePath() (string, error) {
+	gomod := filepath.Join(o.Dir, "go.mod")
+	mod, err := readModulePath(gomod)
+	if err != nil {
+		return "", err
+	}
+	if o.Module != "" && o.Module != mod {
+		return "", fmt.Errorf("scaffold: module path %q differs from %q in %s", o.Module, mod, gomod)
 	}
 	return mod, nil
 }
