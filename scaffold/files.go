@@ -27,22 +27,24 @@ func relativeName(file string, importPaths []string) string {
 	return filepath.ToSlash(file)
 }
 
-// searchPaths are the directories the compiler looked for name in.
-func searchPaths(name string, opts Options) []string {
+// searchPaths are the directories the compiler looks for files in: the
+// import paths, or else the directories of absolute Protos and ".".
+func searchPaths(opts Options) []string {
 	if len(opts.ImportPaths) > 0 {
 		return opts.ImportPaths
 	}
+	var out []string
 	for _, f := range opts.Protos {
-		if filepath.IsAbs(f) && filepath.Base(f) == name {
-			return []string{filepath.Dir(f)}
+		if filepath.IsAbs(f) {
+			out = append(out, filepath.Dir(f))
 		}
 	}
-	return []string{"."}
+	return append(out, ".")
 }
 
 // readSource reads the .proto file the compiler found under name.
 func readSource(name string, opts Options) ([]byte, error) {
-	for _, dir := range searchPaths(name, opts) {
+	for _, dir := range searchPaths(opts) {
 		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
 		if err == nil {
 			return data, nil
@@ -51,7 +53,7 @@ func readSource(name string, opts Options) ([]byte, error) {
 			return nil, fmt.Errorf("scaffold: %w", err)
 		}
 	}
-	return nil, fmt.Errorf("scaffold: %s: not found in %s", name, strings.Join(searchPaths(name, opts), ", "))
+	return nil, fmt.Errorf("scaffold: %s: not found in %s", name, strings.Join(searchPaths(opts), ", "))
 }
 
 // writeFile writes data to dir/name unless it holds data already, and
