@@ -16,12 +16,17 @@ var templateFS embed.FS
 
 var templates = template.Must(template.ParseFS(templateFS, "templates/*.tmpl"))
 
-// Result lists the files Generate wrote and those it left as they were,
-// by their slash-separated path in the module.
+// Result lists the files Generate wrote, those it left as they were and
+// the stale stubs it removed, by their slash-separated path in the module.
 type Result struct {
 	Module  string
 	Written []string
 	Kept    []string
+	Removed []string
+	// Replace is set when go.mod requires a version of rpckit that is no
+	// release (rpckit was built from a checkout): go.mod then needs a
+	// replace directive pointing at that checkout.
+	Replace bool
 }
 
 // Generate writes the module (or, with opts.Update, its stubs).
@@ -52,16 +57,18 @@ func Generate(ctx context.Context, opts Options) (*Result, error) {
 	for name, data := range stubs {
 		files[name] = data
 	}
-	res := &Result{Module: module}
+	var own map[string][]byte
+	if !opts.Update {
+		if own, err = m.render(); err != nil {
+			return nil, err
+		}
+	}
+	res := &Result{Module: module, Replace: !opts.Update && m.RpckitVersion == noVersion}
 	if err := res.write(opts.Dir, files, true); err != nil {
 		return nil, err
 	}
 	if opts.Update {
-		return res, nil
-	}
-	own, err := m.render()
-	if err != nil {
-		return nil, err
+		return res, res.removeStale(opts.Dir, stubs)
 	}
 	return res, res.write(opts.Dir, own, false)
 }
@@ -121,7 +128,7 @@ func (m *model) render() (map[string][]byte, error) {
 		return nil
 	}
 	for name, tmpl := range map[string]string{"go.mod": "go.mod.tmpl", "main.go": "main.go.tmpl",
-		"Makefile": "Makefile.tmpl", "Dockerfile": "Dockerfile.tmpl", ".gitignore": "gitignore.tmpl",
+		"Makefile": "Makefile.tmpl", "Dockerfile": "Dockerfile.tmpl", ".gitignore": "gitignore.tmpl", "README.md": "README.md.tmpl",
 		"deploy/" + m.Name + ".yaml": "deploy.yaml.tmpl"} {
 		if err := add(name, tmpl, m); err != nil {
 			return nil, err

@@ -65,10 +65,18 @@ func printResult(stdio Stdio, opts scaffold.Options, res *scaffold.Result) {
 	for _, name := range res.Written {
 		fmt.Fprintln(stdio.Out, "wrote", name)
 	}
+	for _, name := range res.Removed {
+		fmt.Fprintln(stdio.Out, "removed", name, "(no .proto file generates it now)")
+	}
 	if opts.Update {
-		fmt.Fprintf(stdio.Out, "%s: %d files written, %d unchanged\n", res.Module, len(res.Written), len(res.Kept))
+		fmt.Fprintf(stdio.Out, "%s: %d files written, %d unchanged, %d removed\n",
+			res.Module, len(res.Written), len(res.Kept), len(res.Removed))
 		return
 	}
 	fmt.Fprintf(stdio.Out, "module %s written in %s; next: cd %s && go mod tidy && go test ./...\n",
 		res.Module, opts.Dir, opts.Dir)
+	if res.Replace {
+		fmt.Fprintln(stdio.Out, "this rpckit is no release: first point go.mod at its checkout with "+
+			"go mod edit -replace github.com/rpckit/rpckit=PATH")
+	}
 }
