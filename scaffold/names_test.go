@@ -139,3 +139,54 @@ func TestUpdateModuleMismatch(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// TestGenerateIsStable: the same input writes the same bytes, whatever
+// the order the compiler's registry holds the files in.
+func TestGenerateIsStable(t *testing.T) {
+	protos := writeProtos(t, map[string]string{
+		"a/v1/svc.proto": `syntax = "proto3"; package a.v1; import "z.proto"; service Store { rpc Get(Z) returns (Z); }`,
+		"b/v1/svc.proto": `syntax = "proto3"; package b.v1; import "z.proto"; service Store { rpc Put(Z) returns (Z); }`,
+		"c/v1/svc.proto": `syntax = "proto3"; package c.v1; service Store { rpc Del(M) returns (M); } message M {}`,
+		"z.proto":        `syntax = "proto3"; message Z {}`,
+	})
+	var first map[string]string
+	for range 8 {
+		dir := t.TempDir()
+		_, err := Generate(context.Background(), Options{Dir: dir, ImportPaths: []string{protos}, Module: "example.com/m",
+			Protos: []string{"a/v1/svc.proto", "b/v1/svc.proto", "c/v1/svc.proto"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		files := readTree(t, dir)
+		if first == nil {
+			first = files
+			continue
+		}
+		for name, data := range files {
+			if first[name] != data {
+				t.Fatalf("%s differs between two runs", name)
+			}
+		}
+		if len(files) != len(first) {
+			t.Fatalf("%d files, then %d", len(first), len(files))
+		}
+	}
+}
+
+func readTree(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		rel, _ := filepath.Rel(dir, path)
+		out[rel] = string(data)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}

@@ -54,12 +54,13 @@ func compile(ctx context.Context, opts Options, module string) (*compiled, error
 		c.files = append(c.files, fd)
 		c.packages[fd.Path()] = packageOf(fd, module)
 	}
-	reg.RangeFiles(func(fd protoreflect.FileDescriptor) bool {
-		if slices.Contains(protoNames(opts), fd.Path()) {
-			visit(fd)
+	for _, name := range protoNames(opts) { // in their order, for stable output
+		fd, err := reg.FindFileByPath(name)
+		if err != nil {
+			return nil, fmt.Errorf("scaffold: %s: %w", name, err)
 		}
-		return true
-	})
+		visit(fd)
+	}
 	if len(c.files) == 0 {
 		return nil, fmt.Errorf("scaffold: nothing to generate from %s", strings.Join(opts.Protos, ", "))
 	}
