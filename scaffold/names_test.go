@@ -96,6 +96,8 @@ func TestBadInput(t *testing.T) {
 		"good.proto":   `syntax = "proto3"; package g; message M {} service S { rpc Do(M) returns (M); }`,
 		"nodir/.keep":  "",
 		"file-not-dir": "",
+		"x/svc.proto":  `syntax = "proto3"; package same; service A { rpc Do(M) returns (M); } message M {}`,
+		"y/svc.proto":  `syntax = "proto3"; package same; service B { rpc Do(N) returns (N); } message N {}`,
 	})
 	for _, tc := range []struct {
 		name string
@@ -108,6 +110,7 @@ func TestBadInput(t *testing.T) {
 		{"missing", Options{Protos: []string{"missing.proto"}}, "missing.proto"},
 		{"no service", Options{Protos: []string{"nosvc.proto"}}, "no service to serve"},
 		{"module", Options{Protos: []string{"good.proto"}, Module: "Bad Path"}, "not a valid Go module path"},
+		{"same names", Options{Protos: []string{"x/svc.proto", "y/svc.proto"}}, "both generate gen/same/svc.pb.go"},
 		{"update nothing", Options{Protos: []string{"good.proto"}, Update: true}, "no module to update"},
 		{"dir is a file", Options{Dir: filepath.Join(protos, "file-not-dir"), Protos: []string{"good.proto"}, Module: "m"}, "not a directory"},
 	} {

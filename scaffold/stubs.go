@@ -122,6 +122,9 @@ func generateStubs(c *compiled, module string) (*protogen.Plugin, map[string][]b
 	}
 	out := map[string][]byte{}
 	for _, f := range resp.File {
+		if _, dup := out[f.GetName()]; dup {
+			return nil, nil, fmt.Errorf("scaffold: two .proto files of one package have the same name: both generate %s", f.GetName())
+		}
 		out[f.GetName()] = []byte(f.GetContent())
 	}
 	return gen, out, nil
