@@ -1,6 +1,7 @@
 # make test: everything CI runs. It installs what the tests need when it is
-# missing, then runs vet, the race detector on the concurrent packages, the
-# other packages' tests, and each fuzz target for a short time.
+# missing, then runs vet, lint (staticcheck and deadcode), the race detector
+# on the concurrent packages, the other packages' tests, and each fuzz target
+# for a short time.
 
 GO       ?= go
 PYTHON   ?= python3
@@ -18,9 +19,9 @@ CACHE    ?= $(or $(RPCKIT_CACHE),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/rpckit)
 DEPS_LOG ?= $(CACHE)/deps.log
 QUIET     = internal/tools/quiet.sh $(DEPS_LOG)
 
-.PHONY: test deps vet race unit browser conformance fuzz gen build targets
+.PHONY: test deps vet lint race unit browser conformance fuzz gen build targets
 
-test: deps vet race unit browser conformance fuzz
+test: deps vet lint race unit browser conformance fuzz
 
 build:
 	$(GO) build -o bin/rpckit ./cmd/rpckit
@@ -35,7 +36,8 @@ targets:
 # Python gRPC (a C-core implementation) for the interop tests; the
 # grpc-web npm client for the gateway's gRPC-Web test; Debian's chromium,
 # npm's playwright-core and grpcurl for the ui's browser suite; Debian's
-# Apache Thrift compiler, the oracle of thrift/idl's tests.
+# Apache Thrift compiler, the oracle of thrift/idl's tests; staticcheck and
+# deadcode for lint.
 deps:
 	@mkdir -p $(dir $(DEPS_LOG)) && : >$(DEPS_LOG)
 	@$(QUIET) "go modules" $(GO) mod download
@@ -51,6 +53,10 @@ deps:
 		$(QUIET) "npm ci (browser suite)" npm ci --prefix ui/browsertest --no-audit --no-fund
 	@test -x $(GRPCURL) || \
 		$(QUIET) "go install grpcurl" env GOBIN=$(dir $(GRPCURL)) $(GO) install github.com/fullstorydev/grpcurl/cmd/grpcurl@$(GRPCURL_VERSION)
+	@test -x $(STATICCHECK) || \
+		$(QUIET) "go install staticcheck" env GOBIN=$(dir $(STATICCHECK)) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+	@test -x $(DEADCODE) || \
+		$(QUIET) "go install deadcode" env GOBIN=$(dir $(DEADCODE)) $(GO) install golang.org/x/tools/cmd/deadcode@$(DEADCODE_VERSION)
 	@test -x /usr/bin/thrift || \
 		$(QUIET) "apt-get install thrift-compiler" sh -c 'DEBIAN_FRONTEND=noninteractive apt-get install -y thrift-compiler || \
 			{ apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y thrift-compiler; }'
@@ -58,6 +64,16 @@ deps:
 vet:
 	$(GO) vet ./...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt needed"; exit 1; }
+
+# staticcheck and deadcode -test over the module: any finding outside the
+# generated code (internal/gen) fails (internal/tools/lint.sh).
+STATICCHECK_VERSION = v0.8.2
+DEADCODE_VERSION    = v0.52.0
+STATICCHECK ?= $(CACHE)/bin/staticcheck
+DEADCODE    ?= $(CACHE)/bin/deadcode
+
+lint:
+	@internal/tools/lint.sh $(STATICCHECK) $(DEADCODE)
 
 race:
 	$(GO) test -race -count=1 -timeout 15m $$($(GO) list ./... | awk -v race='$(RACE_RE)' -v skip='$(CONF_RE)|$(PURE_RE)' '$$0 ~ race && $$0 !~ skip')
