@@ -17,7 +17,6 @@ import (
 	"github.com/rpckit/rpckit/load"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"golang.org/x/net/http2"
 )
 
 // httpBenchFlags bind an HTTP load test's request.
@@ -130,12 +129,7 @@ type idleCloser interface {
 
 func (f *httpBenchFlags) transport(plain bool, conns int) idleCloser {
 	if f.http2 && plain {
-		return &http2.Transport{
-			AllowHTTP: true,
-			DialTLSContext: func(ctx context.Context, network, addr string, _ *tls.Config) (net.Conn, error) {
-				return (&net.Dialer{}).DialContext(ctx, network, addr)
-			},
-		}
+		return h2cTransport()
 	}
 	return &http.Transport{
 		MaxIdleConnsPerHost: conns,

@@ -8,8 +8,6 @@ import (
 	"time"
 
 	"context"
-	"golang.org/x/net/http2"
-	"golang.org/x/net/http2/h2c"
 	"os"
 	"path/filepath"
 	"testing"
@@ -114,7 +112,9 @@ func startHTTP() (string, func(), error) {
 	if err != nil {
 		return "", nil, err
 	}
-	srv := &http.Server{Handler: h2c.NewHandler(mux, &http2.Server{}), ReadHeaderTimeout: 5 * time.Second}
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, Protocols: new(http.Protocols)}
+	srv.Protocols.SetHTTP1(true)
+	srv.Protocols.SetUnencryptedHTTP2(true)
 	go srv.Serve(lis)
 	return lis.Addr().String(), func() { srv.Close() }, nil
 }

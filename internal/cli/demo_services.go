@@ -15,8 +15,6 @@ import (
 	"github.com/rpckit/rpckit/invoke"
 	"github.com/rpckit/rpckit/schema"
 	"github.com/rpckit/rpckit/server"
-	"golang.org/x/net/http2"
-	"golang.org/x/net/http2/h2c"
 	"google.golang.org/grpc"
 )
 
@@ -122,8 +120,8 @@ func (d *demoServices) startGateway(ctx context.Context, logger *slog.Logger) er
 		return err
 	}
 	d.httpURL = "http://" + lis.Addr().String()
-	hs := &http.Server{Handler: h2c.NewHandler(gw, &http2.Server{}), ReadHeaderTimeout: 10 * time.Second,
-		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
+	hs := plainHTTP2(&http.Server{Handler: gw, ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)})
 	done := make(chan error, 1)
 	go func() { done <- hs.Serve(lis) }()
 	d.stop = func() error {

@@ -12,8 +12,6 @@ import (
 	"github.com/rpckit/rpckit/gateway"
 	"github.com/rpckit/rpckit/server"
 	"github.com/spf13/cobra"
-	"golang.org/x/net/http2"
-	"golang.org/x/net/http2/h2c"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
@@ -140,17 +138,17 @@ func runGateway(cmd *cobra.Command, stdio Stdio, f *gatewayFlags) error {
 		return err
 	}
 	fmt.Fprintf(stdio.Err, "rpckit gateway: %s -> %s\n", listenURL(lis), f.upstream)
-	return serveLoading(cmd.Context(), lis, h2c.NewHandler(g, &http2.Server{IdleTimeout: f.timeouts.idle}), ld, f.timeouts)
+	return serveLoading(cmd.Context(), lis, plainHTTP2(f.timeouts.server(g)), ld)
 }
 
-// serveLoading serves h on lis while ld loads the routes and reloads them,
-// until ctx ends or ld gives up on the upstream.
-func serveLoading(ctx context.Context, lis net.Listener, h http.Handler, ld *gatewayLoader, t httpTimeouts) error {
+// serveLoading serves srv on lis while ld loads the routes and reloads
+// them, until ctx ends or ld gives up on the upstream.
+func serveLoading(ctx context.Context, lis net.Listener, srv *http.Server, ld *gatewayLoader) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	served := make(chan error, 1)
 	go func() {
-		err := serveHTTP(ctx, lis, h, t)
+		err := serveHTTP(ctx, lis, srv)
 		cancel()
 		served <- err
 	}()
@@ -171,8 +169,7 @@ func listenURL(lis net.Listener) string {
 }
 
 // serveHTTP serves until ctx ends, then shuts down gracefully.
-func serveHTTP(ctx context.Context, lis net.Listener, h http.Handler, t httpTimeouts) error {
-	srv := t.server(h)
+func serveHTTP(ctx context.Context, lis net.Listener, srv *http.Server) error {
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(lis) }()
 	select {
