@@ -265,6 +265,7 @@ type alphaStream struct {
 }
 
 func (a alphaStream) Send(req *rpb.ServerReflectionRequest) error {
+	//lint:ignore SA1019 v1alpha is the fallback for servers that lack v1
 	var out rpbalpha.ServerReflectionRequest
 	if err := convert(req, &out); err != nil {
 		return err

@@ -20,7 +20,7 @@ func ListenAddr(addr string) (net.Listener, error) {
 		return net.Listen("tcp", addr)
 	}
 	if path == "" {
-		return nil, fmt.Errorf("%q: no socket path after unix:", addr)
+		return nil, fmt.Errorf("%q: no socket path after \"unix:\"", addr)
 	}
 	if err := removeStale(path); err != nil {
 		return nil, err

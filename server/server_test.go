@@ -65,7 +65,9 @@ func TestReflectionBothVersions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	//lint:ignore SA1019 the server still answers v1alpha, for clients that lack v1
 	alpha.Send(&rpbalpha.ServerReflectionRequest{MessageRequest: &rpbalpha.ServerReflectionRequest_FileContainingSymbol{FileContainingSymbol: testService}})
+	//lint:ignore SA1019 as above
 	if resp, err := alpha.Recv(); err != nil || len(resp.GetFileDescriptorResponse().GetFileDescriptorProto()) == 0 {
 		t.Errorf("v1alpha file_containing_symbol: %v, %v", resp, err)
 	}

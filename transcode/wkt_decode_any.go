@@ -96,15 +96,14 @@ func (d *decoder) findTypeURL() (url []byte, off, fields int, err error) {
 
 // typeURL reads the value of "@type": a non-empty string.
 func (d *decoder) typeURL() ([]byte, int, error) {
-	off := d.pos
 	if d.skipWS() != '"' {
-		off = d.pos
+		off := d.pos
 		if err := d.skipValue(0); err != nil {
 			return nil, off, err
 		}
 		return nil, off, d.errAt(off, "@type field value is not a string: %s", d.tokenText(off))
 	}
-	off = d.pos
+	off := d.pos
 	s, err := d.scanString()
 	if err != nil {
 		return nil, off, err

@@ -95,7 +95,7 @@ func checkStreamStatus(ctx context.Context, e env) error {
 	}
 	es := &testgrpc.EchoStatus{Code: int32(codes.FailedPrecondition), Message: "stream status"}
 	if err := stream.Send(&testgrpc.StreamingOutputCallRequest{ResponseStatus: es}); err != nil {
-		return fmt.Errorf("Send: %w", err)
+		return fmt.Errorf("send: %w", err)
 	}
 	_, err = stream.Recv()
 	return wantStatus(err, codes.FailedPrecondition, "stream status")
@@ -136,10 +136,10 @@ func checkStreamMetadata(ctx context.Context, e env) error {
 	}
 	header, err := stream.Header()
 	if err != nil {
-		return fmt.Errorf("Header: %w", err)
+		return fmt.Errorf("header: %w", err)
 	}
 	if _, err := stream.Recv(); err != io.EOF {
-		return fmt.Errorf("Recv: got %v, want io.EOF", err)
+		return fmt.Errorf("recv: got %v, want io.EOF", err)
 	}
 	return errors.Join(wantEcho("stream header", header), wantEcho("stream trailer", stream.Trailer()))
 }

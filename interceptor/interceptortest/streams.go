@@ -30,14 +30,14 @@ func checkServerStreaming(ctx context.Context, e env) error {
 	for i, want := range sizes {
 		resp, err := stream.Recv()
 		if err != nil {
-			return fmt.Errorf("Recv %d: %w", i, err)
+			return fmt.Errorf("recv %d: %w", i, err)
 		}
 		if got := len(resp.GetPayload().GetBody()); got != int(want) {
 			return fmt.Errorf("response %d has %d bytes, want %d", i, got, want)
 		}
 	}
 	if _, err := stream.Recv(); err != io.EOF {
-		return fmt.Errorf("Recv after the last response: got %v, want io.EOF", err)
+		return fmt.Errorf("recv after the last response: got %v, want io.EOF", err)
 	}
 	return nil
 }
@@ -51,7 +51,7 @@ func checkClientStreaming(ctx context.Context, e env) error {
 	for _, s := range sizes {
 		want += s
 		if err := stream.Send(&testgrpc.StreamingInputCallRequest{Payload: payload(s)}); err != nil {
-			return fmt.Errorf("Send: %w", err)
+			return fmt.Errorf("send: %w", err)
 		}
 	}
 	resp, err := stream.CloseAndRecv()
@@ -71,11 +71,11 @@ func checkPingPong(ctx context.Context, e env) error {
 	}
 	for i, size := range sizes {
 		if err := stream.Send(&testgrpc.StreamingOutputCallRequest{ResponseParameters: params(size), Payload: payload(size)}); err != nil {
-			return fmt.Errorf("Send %d: %w", i, err)
+			return fmt.Errorf("send %d: %w", i, err)
 		}
 		resp, err := stream.Recv()
 		if err != nil {
-			return fmt.Errorf("Recv %d: %w", i, err)
+			return fmt.Errorf("recv %d: %w", i, err)
 		}
 		if got := len(resp.GetPayload().GetBody()); got != int(size) {
 			return fmt.Errorf("pong %d has %d bytes, want %d", i, got, size)
@@ -85,7 +85,7 @@ func checkPingPong(ctx context.Context, e env) error {
 		return fmt.Errorf("CloseSend: %w", err)
 	}
 	if _, err := stream.Recv(); err != io.EOF {
-		return fmt.Errorf("Recv after CloseSend: got %v, want io.EOF", err)
+		return fmt.Errorf("recv after CloseSend: got %v, want io.EOF", err)
 	}
 	return nil
 }
@@ -99,7 +99,7 @@ func checkEmptyStream(ctx context.Context, e env) error {
 		return fmt.Errorf("CloseSend: %w", err)
 	}
 	if _, err := stream.Recv(); err != io.EOF {
-		return fmt.Errorf("Recv on an empty stream: got %v, want io.EOF", err)
+		return fmt.Errorf("recv on an empty stream: got %v, want io.EOF", err)
 	}
 	return nil
 }
@@ -115,11 +115,11 @@ func checkCancel(ctx context.Context, e env) error {
 		return fmt.Errorf("FullDuplexCall: %w", err)
 	}
 	if _, err := stream.Header(); err != nil {
-		return fmt.Errorf("Header: %w", err)
+		return fmt.Errorf("header: %w", err)
 	}
 	cancel()
 	if _, err := stream.Recv(); status.Code(err) != codes.Canceled {
-		return fmt.Errorf("Recv after cancel: got %v, want CANCELED", err)
+		return fmt.Errorf("recv after cancel: got %v, want CANCELED", err)
 	}
 	seen, err := observed(ctx, e)
 	if err != nil {

@@ -32,11 +32,9 @@ func applyConfig(fs *pflag.FlagSet, path string, args []string) ([]string, error
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	var fromFile []string
 	for _, key := range keys {
 		switch key {
 		case "target", "method", "url":
-			fromFile = append(fromFile, fmt.Sprint(settings[key]))
 			continue
 		}
 		if err := setFlag(fs, path, key, settings[key]); err != nil {

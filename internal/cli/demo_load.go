@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -200,6 +199,3 @@ func fmtMicros(d time.Duration) string {
 	}
 	return fmt.Sprintf("%.0fµs", float64(d)/float64(time.Microsecond))
 }
-
-// errNoRuns is returned when a demo is stopped before any run finished.
-var errNoRuns = errors.New("demo: stopped before any load test finished")

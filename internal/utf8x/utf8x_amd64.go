@@ -6,6 +6,9 @@ import "golang.org/x/sys/cpu"
 
 // useAVX2 reports whether the CPU (and the OS, which must save the wide
 // registers) supports AVX2, which the vector code of utf8x_amd64.s needs.
+// Only the assembly reads it, which staticcheck does not see.
+//
+//lint:ignore U1000 read by utf8x_amd64.s
 var useAVX2 = cpu.X86.HasAVX2
 
 // Valid reports whether b is valid UTF-8, as utf8.Valid does.
@@ -86,7 +89,10 @@ var pairKinds = [...]struct {
 }
 
 // avx2Consts holds the tables and constants of utf8x_amd64.s, which reads
-// them at the offsets given there: keep the two in step.
+// them at the offsets given there: keep the two in step. Only the assembly
+// reads it, which staticcheck does not see.
+//
+//lint:ignore U1000 read by utf8x_amd64.s
 var avx2Consts = makeAVX2Consts()
 
 type avx2Table struct {

@@ -2,7 +2,6 @@ package lean
 
 import (
 	"context"
-	"crypto/tls"
 	"net"
 	"os"
 	"runtime"
@@ -13,7 +12,6 @@ import (
 	testv1 "github.com/rpckit/rpckit/internal/gen/rpckit/test/v1"
 	"github.com/rpckit/rpckit/internal/rpctest"
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -75,8 +73,6 @@ func serveOn(t testing.TB, lis net.Listener, p probe, opts ...grpc.ServerOption)
 	t.Cleanup(srv.Stop)
 	return srv
 }
-
-func tlsServerOption(tc *tls.Config) grpc.ServerOption { return grpc.Creds(credentials.NewTLS(tc)) }
 
 func dial(t testing.TB, addr string, opts Options) *Conn {
 	t.Helper()

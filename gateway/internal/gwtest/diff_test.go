@@ -163,13 +163,12 @@ func (c dcase) message(httpStatus int) proto.Message {
 	return c.resp()
 }
 
-func item() proto.Message    { return &gwtestv1.Item{} }
-func list() proto.Message    { return &gwtestv1.ListItemsResponse{} }
-func file() proto.Message    { return &gwtestv1.File{} }
-func lookup() proto.Message  { return &gwtestv1.LookupRequest{} }
-func empty() proto.Message   { return &emptypb.Empty{} }
-func medium() proto.Message  { return &fixturev1.Medium{} }
-func statusM() proto.Message { return &spb.Status{} }
+func item() proto.Message   { return &gwtestv1.Item{} }
+func list() proto.Message   { return &gwtestv1.ListItemsResponse{} }
+func file() proto.Message   { return &gwtestv1.File{} }
+func lookup() proto.Message { return &gwtestv1.LookupRequest{} }
+func empty() proto.Message  { return &emptypb.Empty{} }
+func medium() proto.Message { return &fixturev1.Medium{} }
 func hdr(kv ...string) map[string]string {
 	out := map[string]string{}
 	for i := 0; i+1 < len(kv); i += 2 {
