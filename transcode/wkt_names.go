@@ -80,43 +80,5 @@ func wrapperOf(name protoreflect.Name) wellKnown {
 	return wktNone
 }
 
-// isWrapper reports whether k is one of the nine wrapper types, whose JSON
-// form is that of their value field.
-func (k wellKnown) isWrapper() bool { return k >= wktBoolValue && k <= wktBytesValue }
-
 // special reports whether k has a JSON form of its own (Empty has not).
 func (k wellKnown) special() bool { return k != wktNone && k != wktEmpty }
-
-// jsonCamelCase converts a field mask path from snake_case to lowerCamel
-// as protobuf's JSON mapping does: an underscore is dropped and a lower
-// case letter after it is capitalised.
-func jsonCamelCase(s string) string {
-	b := make([]byte, 0, len(s))
-	under := false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c != '_' {
-			if under && 'a' <= c && c <= 'z' {
-				c -= 'a' - 'A'
-			}
-			b = append(b, c)
-		}
-		under = c == '_'
-	}
-	return string(b)
-}
-
-// jsonSnakeCase converts a lowerCamel field mask path back to snake_case:
-// every upper case letter becomes an underscore and its lower case.
-func jsonSnakeCase(s string) string {
-	b := make([]byte, 0, len(s)+4)
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if 'A' <= c && c <= 'Z' {
-			b = append(b, '_')
-			c += 'a' - 'A'
-		}
-		b = append(b, c)
-	}
-	return string(b)
-}

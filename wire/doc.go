@@ -3,7 +3,7 @@
 //
 // It offers a zero-allocation field iterator ([Iter]) that reports each
 // record's number, wire type and byte spans, skipping of any field or group
-// ([ParseField], [SkipValue]), decoding of packed runs ([NextPacked]) and
+// ([ParseField]), decoding of packed runs ([NextPacked]) and
 // splicing ([Splice]): replacing, inserting or deleting a span and fixing
 // the length prefixes of the fields that enclose it. Malformed input yields
 // an [*Error] naming the offset and a [Code]; nothing panics and nothing reads

@@ -81,14 +81,6 @@ func lengthValue(b []byte, p int) (int, int) {
 	return q, q + int(n)
 }
 
-// SkipValue skips the value of a record with the given number and wire type
-// starting at b[off:]. It returns the offset past the value (for groups,
-// past the end-group tag).
-func SkipValue(b []byte, off int, num protowire.Number, typ protowire.Type, maxDepth int) (int, error) {
-	_, end, err := skipValue(b, off, num, typ, maxDepth)
-	return end, err
-}
-
 // skipValue returns the end of the value proper and the end of the record.
 func skipValue(b []byte, off int, num protowire.Number, typ protowire.Type, depth int) (int, int, error) {
 	switch typ {
