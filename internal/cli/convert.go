@@ -30,27 +30,34 @@ type convertFlags struct {
 	orDef    bool
 	mask     pathsValue
 	keep     pathsValue
+	set      settingsValue
+	del      pathsValue
 }
 
 func newConvertCmd(stdio Stdio) *cobra.Command {
 	var f convertFlags
 	cmd := &cobra.Command{
 		Use:   "convert [TARGET] --type pkg.Message",
-		Short: "Convert a message between JSON and protobuf; read, mask or trim its fields",
+		Short: "Convert a message between JSON and protobuf; read, edit, mask or trim its fields",
 		Long: `Read one message of --type from stdin and write it to stdout: as JSON or
 protobuf binary (--from, --to), with fields removed (--mask), trimmed to a
-field mask (--keep), or just one value read out of it (--get, printed as
-JSON). The schema comes from --proto, --protoset, or a TARGET's reflection.
+field mask (--keep), edited (--delete, then --set, each in the order given),
+or just one value read out of it (--get, printed as JSON). The schema comes
+from --proto, --protoset, or a TARGET's reflection.
 
 Paths are field names (proto or JSON) joined by dots, with [N] for a list
 element and ["key"] or [N] for a map entry: items[2].price, labels["env"].
---mask and --keep take a comma-separated list of them. With --get, an unset
+--mask, --keep and --delete take a comma-separated list of them; --set takes
+PATH=JSONVALUE, the value as proto3 JSON ('name="x"', 'items[0].qty=3',
+'labels["env"]="prod"'); a list index must name an element that is there.
+With --get, an unset
 field reads as its default, as in proto3; a list element past the end or an
 absent map key has no value: nothing is printed and the exit code is 1,
 unless --default asks for the default.`,
 		Example: `  rpckit convert --protoset api.pb --type pkg.Order --from json --to binary < order.json > order.bin
   rpckit convert --protoset api.pb --type pkg.Order --get 'items[0].sku' < order.bin
-  rpckit convert --protoset api.pb --type pkg.User --mask email,phone --to binary < user.bin > redacted.bin`,
+  rpckit convert --protoset api.pb --type pkg.User --mask email,phone --to binary < user.bin > redacted.bin
+  rpckit convert --protoset api.pb --type pkg.Order --set 'status="SHIPPED"' --delete note --to binary < order.bin`,
 		Args: argsBetween(0, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 && !strings.Contains(args[0], ":") {
@@ -68,6 +75,8 @@ unless --default asks for the default.`,
 	fs.BoolVar(&f.orDef, "default", false, "with --get, print the default where the path has no value")
 	fs.Var(&f.mask, "mask", "remove these field `paths` (comma-separated, repeatable)")
 	fs.Var(&f.keep, "keep", "keep only these field `paths`, as a FieldMask does (comma-separated, repeatable)")
+	fs.Var(&f.set, "set", "set the value at PATH to the proto3 JSON `PATH=JSONVALUE` (repeatable)")
+	fs.Var(&f.del, "delete", "delete the fields, list elements or map entries at these `paths` (comma-separated, repeatable)")
 	f.conn.register(fs)
 	f.schema.register(fs)
 	f.json.register(fs)
@@ -116,13 +125,14 @@ func (f *convertFlags) check() error {
 		}
 	}
 	n := 0
-	for _, set := range []bool{f.get != "", len(f.mask.paths) > 0, len(f.keep.paths) > 0} {
+	edit := len(f.set.list) > 0 || len(f.del.paths) > 0
+	for _, set := range []bool{f.get != "", len(f.mask.paths) > 0, len(f.keep.paths) > 0, edit} {
 		if set {
 			n++
 		}
 	}
 	if n > 1 {
-		return usagef("--get, --mask and --keep go one at a time")
+		return usagef("--get, --mask, --keep and --set/--delete go one at a time")
 	}
 	if f.orDef && f.get == "" {
 		return usagef("--default goes with --get")
@@ -212,6 +222,8 @@ func (f *convertFlags) apply(codec invoke.JSONCodec, md protoreflect.MessageDesc
 		wire, err = maskPaths(v.Type(), wire, f.mask.paths)
 	case len(f.keep.paths) > 0:
 		wire, err = keepPaths(v.Type(), wire, f.keep.paths)
+	case len(f.set.list) > 0 || len(f.del.paths) > 0:
+		wire, err = f.editDoc(codec, v, wire)
 	}
 	if err != nil {
 		return nil, err
