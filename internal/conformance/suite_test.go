@@ -170,8 +170,3 @@ func buildTestee(t *testing.T, pkg string) string {
 	}
 	return bin
 }
-
-func fileExists(p string) bool {
-	_, err := os.Stat(p)
-	return err == nil
-}
