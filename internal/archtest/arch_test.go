@@ -1,4 +1,9 @@
-// Package archtest holds the import rules of ARCHITECTURE.md.
+// Package archtest holds the import rules of ARCHITECTURE.md, and the
+// rules around them: examples use only the public API, the pure packages
+// hold no package state beyond an allowlist with reasons, no init function
+// can panic, and exported APIs show no third-party types. Each rule also
+// runs on a package in testdata that breaks it, so a rule that stops
+// seeing violations fails.
 package archtest
 
 import (
