@@ -8,6 +8,7 @@ import (
 
 	"github.com/rpckit/rpckit/dynamic"
 	"github.com/rpckit/rpckit/invoke"
+	"github.com/rpckit/rpckit/transcode"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
@@ -124,7 +125,7 @@ func settingValue(codec invoke.JSONCodec, v dynamic.Value, s setting) (protorefl
 	}
 	wire, err := codec.Encode(nil, holder.Desc, []byte(js))
 	if err != nil {
-		return protoreflect.Value{}, fmt.Errorf("the value %s: %w", s.value, err)
+		return protoreflect.Value{}, valueError(s.value, f.JSONName, err)
 	}
 	e, err := dynamic.NewValue(holder, wire).Get(get)
 	switch {
@@ -134,6 +135,20 @@ func settingValue(codec invoke.JSONCodec, v dynamic.Value, s setting) (protorefl
 		return protoreflect.ValueOfBytes(e.Message().Bytes()), nil
 	}
 	return e.ProtoValue(), nil
+}
+
+// valueError says what is wrong with the JSON value of a --set. The
+// position and path of the decoder's error are those of the one-field
+// message around the value, so only a path inside the value is kept.
+func valueError(value, field string, err error) error {
+	var te *transcode.Error
+	if !errors.As(err, &te) {
+		return fmt.Errorf("the value %s: %w", value, err)
+	}
+	if rest, ok := strings.CutPrefix(te.Path, field+"."); ok {
+		return fmt.Errorf("the value %s: field %q: %s", value, rest, te.Msg)
+	}
+	return fmt.Errorf("the value %s: %s", value, te.Msg)
 }
 
 // leafField returns the field the last field step of p names and the
