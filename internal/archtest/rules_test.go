@@ -59,6 +59,16 @@ var globalsAllowed = map[string]map[string]string{
 		"literalDouble":  "the fixed type of a double literal, never written",
 		"literalString":  "the fixed type of a string literal, never written",
 	},
+	"thrift/wire": {
+		"fromCompact": "table: the Type of each compact type code",
+		"toCompact":   "table: the compact type code of each Type",
+		"width16":     "constant varint width of i16, never written",
+		"width32":     "constant varint width of i32, never written",
+		"width64":     "constant varint width of i64, never written",
+		"codeText":    "table: the text of each Code",
+		"typeNames":   "table: the name of each Type",
+		"binarySize":  "table: the binary size of each fixed-size Type",
+	},
 }
 
 // TestNoNewGlobals: wire, dynamic, transcode and thrift hold no package
