@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rpckit/rpckit/dynamic"
 	"github.com/rpckit/rpckit/invoke"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
@@ -193,25 +194,45 @@ func (c *call) responseJSON(dst, msg []byte) ([]byte, error) {
 	if c.route.ResponseBody == "" {
 		return c.st.codec.Decode(dst, out, msg)
 	}
-	return c.responseField(msg)
+	return c.responseField(dst, msg)
 }
 
-// responseField renders one field of the response, as response_body asks.
-func (c *call) responseField(msg []byte) ([]byte, error) {
+// responseField renders one field of the response, as response_body asks:
+// dynamic keeps that field alone on the wire, transcode prints what is
+// left, and the field's value is cut out of that one-key object ("null"
+// when the field is unset).
+func (c *call) responseField(dst, msg []byte) ([]byte, error) {
 	out := c.route.Method.Output()
-	js, err := c.st.codec.Decode(nil, out, msg)
+	buf := getBuf()
+	kept, err := dynamic.NewValue(c.st.codec.types.Type(out), msg).Keep((*buf)[:0], c.st.bodies[c.route])
+	defer putBuf(buf, kept)
+	if err != nil {
+		return nil, status.Errorf(codes.Internal, "gateway: response_body of %s: %v", out.FullName(), err)
+	}
+	start := len(dst)
+	js, err := c.st.codec.Decode(dst, out, kept)
 	if err != nil {
 		return nil, err
 	}
-	var whole map[string]json.RawMessage
-	if err := json.Unmarshal(js, &whole); err != nil {
-		return nil, err
+	return onlyValue(js, start), nil
+}
+
+// onlyValue replaces the compact JSON object at js[start:], which has one
+// key or none, by its value, or by null when it is empty.
+func onlyValue(js []byte, start int) []byte {
+	obj := js[start:]
+	if len(obj) <= len("{}") {
+		return append(js[:start], "null"...)
 	}
-	fds, _ := fieldPath(out, c.route.ResponseBody)
-	if v, ok := whole[fds[0].JSONName()]; ok {
-		return v, nil
+	i := 2 // past the key's opening quote
+	for obj[i] != '"' {
+		if obj[i] == '\\' {
+			i++
+		}
+		i++
 	}
-	return []byte("null"), nil
+	n := copy(obj, obj[i+len(`":`):len(obj)-1])
+	return js[:start+n]
 }
 
 // fail writes err as a JSON google.rpc.Status with the HTTP status of its

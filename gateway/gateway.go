@@ -71,6 +71,7 @@ type state struct {
 	methods map[string]*Route // POST /pkg.Service/Method routes by path, for gRPC-Web
 	codec   *codec
 	masks   map[protoreflect.FullName]*dynamic.FieldMask
+	bodies  map[*Route]*dynamic.FieldMask // the response_body field of routes that name one
 }
 
 // mask removes the configured fields from a message of type md.

@@ -107,6 +107,9 @@ func (g *Gateway) build(ctx context.Context, src schema.Source) (*state, error) 
 	if st.masks, err = compileMasks(ctx, src, st.codec.types, g.opts.Mask); err != nil {
 		return nil, err
 	}
+	if st.bodies, err = responseBodies(routes, st.codec.types); err != nil {
+		return nil, err
+	}
 	return st, nil
 }
 
@@ -184,6 +187,24 @@ func compileMasks(ctx context.Context, src schema.Source, types *dynamic.Cache, 
 			return nil, fmt.Errorf("gateway: mask %s: %w", name, err)
 		}
 		out[name] = fm
+	}
+	return out, nil
+}
+
+// responseBodies compiles, for each route with a response_body, the mask
+// that keeps that field of the response alone.
+func responseBodies(routes []*Route, types *dynamic.Cache) (map[*Route]*dynamic.FieldMask, error) {
+	out := map[*Route]*dynamic.FieldMask{}
+	for _, r := range routes {
+		if r.ResponseBody == "" {
+			continue
+		}
+		fds, _ := fieldPath(r.Method.Output(), r.ResponseBody)
+		fm, err := dynamic.NewFieldMask(types.Type(r.Method.Output()), string(fds[0].Name()))
+		if err != nil {
+			return nil, fmt.Errorf("gateway: route %s: response_body: %w", r, err)
+		}
+		out[r] = fm
 	}
 	return out, nil
 }
