@@ -119,8 +119,9 @@ func (d *decoder) errUnknown(t *dynamic.Type, keyOff int) error {
 			names = append(names, f.Name)
 		}
 	}
-	hint := errtext.DidYouMean(errtext.Closest(string(d.stringValue(ks)), names, 1))
-	return d.errAt(keyOff, "%s in %s%s", msg, t.FullName(), hint)
+	key := string(d.stringValue(ks))
+	hint := errtext.DidYouMean(errtext.Closest(key, names, 1))
+	return d.errWrap(keyOff, &UnknownFieldError{Name: key}, "%s in %s%s", msg, t.FullName(), hint)
 }
 
 // inField adds the field f to the path of err.

@@ -34,3 +34,11 @@ func (e *Error) Error() string {
 }
 
 func (e *Error) Unwrap() error { return e.Err }
+
+// UnknownFieldError is the cause of an Error for a JSON key that names no
+// field of its message: the Error's Path is the message's, Name the key.
+type UnknownFieldError struct {
+	Name string
+}
+
+func (e *UnknownFieldError) Error() string { return fmt.Sprintf("unknown field %q", e.Name) }

@@ -25,6 +25,20 @@ func TestUnknownFieldSuggestion(t *testing.T) {
 	}
 }
 
+// TestUnknownFieldCause: the key that names no field is the error's
+// cause, unescaped, beside the path of the message it is in.
+func TestUnknownFieldCause(t *testing.T) {
+	_, err := Unmarshal(dynamic.TypeOf(decRich), []byte(`{"child":{"ch\u0069dx":{}}}`))
+	var te *Error
+	var uf *UnknownFieldError
+	if !errors.As(err, &te) || !errors.As(err, &uf) {
+		t.Fatalf("error %v: want an *Error caused by an *UnknownFieldError", err)
+	}
+	if te.Path != "child" || uf.Name != "chidx" {
+		t.Errorf("path %q, name %q; want child, chidx", te.Path, uf.Name)
+	}
+}
+
 // TestLoneSurrogate: a surrogate escape without its other half is named as
 // such, not as the end of the string, which is not there.
 func TestLoneSurrogate(t *testing.T) {
