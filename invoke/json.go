@@ -1,9 +1,6 @@
 package invoke
 
-import (
-	"google.golang.org/protobuf/reflect/protoreflect"
-	"google.golang.org/protobuf/reflect/protoregistry"
-)
+import "google.golang.org/protobuf/reflect/protoreflect"
 
 // JSONCodec converts messages between canonical proto3 JSON and the
 // protobuf wire format. It is the one seam through which every rpckit tool
@@ -14,19 +11,4 @@ type JSONCodec interface {
 	Encode(dst []byte, md protoreflect.MessageDescriptor, src []byte) ([]byte, error)
 	// Decode appends to dst the JSON form of the wire message in src.
 	Decode(dst []byte, md protoreflect.MessageDescriptor, src []byte) ([]byte, error)
-}
-
-// JSONOptions are the output choices every JSONCodec honours; the zero
-// value is canonical proto3 JSON.
-type JSONOptions struct {
-	EmitDefaults bool // fields with default values too
-	ProtoNames   bool // proto field names instead of lowerCamelCase
-	EnumsAsInts  bool // enum numbers instead of names
-}
-
-// Resolver finds message types by name or type URL (for Any) and
-// extensions; schema.TypeResolver is one.
-type Resolver interface {
-	protoregistry.MessageTypeResolver
-	protoregistry.ExtensionTypeResolver
 }

@@ -12,13 +12,15 @@ import (
 // dynamic's compiled types, one pass each way, no dynamicpb. Its output is
 // compact canonical proto3 JSON, byte for byte what protojson prints (the
 // tests compare it with internal/oracle.ProtoJSON).
+//
+// Options are transcode's own: the output choices, and the Resolver of
+// Any and extensions both ways (nil means the global registry).
 type Transcode struct {
-	Options  JSONOptions
-	Resolver Resolver // for Any and extensions; nil means the global registry
+	Options transcode.MarshalOptions
 }
 
 func (c Transcode) Encode(dst []byte, md protoreflect.MessageDescriptor, src []byte) ([]byte, error) {
-	opts := transcode.UnmarshalOptions{Resolver: c.resolver()}
+	opts := transcode.UnmarshalOptions{Resolver: c.Options.Resolver}
 	out, err := opts.UnmarshalAppend(dst, dynamic.TypeOf(md), src)
 	if err != nil {
 		return dst, fmt.Errorf("invoke: %s: %w", md.FullName(), err)
@@ -27,22 +29,9 @@ func (c Transcode) Encode(dst []byte, md protoreflect.MessageDescriptor, src []b
 }
 
 func (c Transcode) Decode(dst []byte, md protoreflect.MessageDescriptor, src []byte) ([]byte, error) {
-	opts := transcode.MarshalOptions{
-		EmitUnpopulated: c.Options.EmitDefaults,
-		UseProtoNames:   c.Options.ProtoNames,
-		UseEnumNumbers:  c.Options.EnumsAsInts,
-		Resolver:        c.resolver(),
-	}
-	out, err := opts.MarshalAppend(dst, dynamic.TypeOf(md), src)
+	out, err := c.Options.MarshalAppend(dst, dynamic.TypeOf(md), src)
 	if err != nil {
 		return dst, fmt.Errorf("invoke: %s: bad response message: %w", md.FullName(), err)
 	}
 	return out, nil
-}
-
-func (c Transcode) resolver() transcode.Resolver {
-	if c.Resolver == nil {
-		return nil
-	}
-	return c.Resolver
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/rpckit/rpckit/internal/fixture"
 	"github.com/rpckit/rpckit/internal/oracle"
 	"github.com/rpckit/rpckit/invoke"
+	"github.com/rpckit/rpckit/transcode"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoregistry"
 )
@@ -27,9 +28,10 @@ func TestTranscodeMatchesProtoJSON(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		opts := invoke.JSONOptions{EmitDefaults: i%3 == 0, ProtoNames: i%5 == 0, EnumsAsInts: i%7 == 0}
-		ours := invoke.Transcode{Options: opts, Resolver: protoregistry.GlobalTypes}
-		theirs := oracle.ProtoJSON{Options: opts, Resolver: protoregistry.GlobalTypes}
+		opts := transcode.MarshalOptions{EmitUnpopulated: i%3 == 0, UseProtoNames: i%5 == 0, UseEnumNumbers: i%7 == 0,
+			Resolver: protoregistry.GlobalTypes}
+		ours := invoke.Transcode{Options: opts}
+		theirs := oracle.ProtoJSON{Options: opts}
 		want, err := theirs.Decode(nil, md, wire)
 		if err != nil {
 			t.Fatal(err)

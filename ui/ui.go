@@ -13,6 +13,7 @@ import (
 	"github.com/rpckit/rpckit/internal/bodytimeout"
 	"github.com/rpckit/rpckit/invoke"
 	"github.com/rpckit/rpckit/schema"
+	"github.com/rpckit/rpckit/transcode"
 	"google.golang.org/protobuf/reflect/protoregistry"
 )
 
@@ -100,7 +101,7 @@ func New(opts Options) (*Handler, error) {
 	opts.Bench = opts.Bench.withDefaults()
 	if opts.Codec == nil {
 		opts.Codec = func(files *protoregistry.Files) invoke.JSONCodec {
-			return invoke.Transcode{Resolver: schema.Types(files)}
+			return invoke.Transcode{Options: transcode.MarshalOptions{Resolver: schema.Types(files)}}
 		}
 	}
 	allow, err := parseAllowlist(opts.Allow)

@@ -11,6 +11,7 @@ import (
 	"github.com/rpckit/rpckit/invoke"
 	"github.com/rpckit/rpckit/load"
 	"github.com/rpckit/rpckit/schema"
+	"github.com/rpckit/rpckit/transcode"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"google.golang.org/grpc/metadata"
@@ -117,7 +118,7 @@ func (t *grpcTarget) prepare(ctx context.Context, s *session, method string, f *
 		return err
 	}
 	t.method = md
-	codec, err := s.codec(ctx, invoke.JSONOptions{})
+	codec, err := s.codec(ctx, transcode.MarshalOptions{})
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/rpckit/rpckit/invoke"
 	"github.com/rpckit/rpckit/schema"
+	"github.com/rpckit/rpckit/transcode"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
@@ -54,7 +55,7 @@ func newDemoCaller(ctx context.Context, d *demoServices, out io.Writer) (*demoCa
 	if err != nil {
 		return nil, err
 	}
-	codec := invoke.Transcode{Resolver: schema.Types(files)}
+	codec := invoke.Transcode{Options: transcode.MarshalOptions{Resolver: schema.Types(files)}}
 	return &demoCaller{conn: d.conn, src: d.source, codec: codec, out: out}, nil
 }
 

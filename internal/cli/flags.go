@@ -10,6 +10,7 @@ import (
 
 	"github.com/rpckit/rpckit/invoke"
 	"github.com/rpckit/rpckit/schema"
+	"github.com/rpckit/rpckit/transcode"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"google.golang.org/grpc/metadata"
@@ -131,14 +132,14 @@ func (f *schemaFlags) source(ctx context.Context, conn *invoke.Conn, cf *connFla
 
 // jsonFlags bind the JSON output choices.
 type jsonFlags struct {
-	opts   invoke.JSONOptions
+	opts   transcode.MarshalOptions
 	pretty bool
 }
 
 func (f *jsonFlags) register(fs *pflag.FlagSet) {
-	fs.BoolVar(&f.opts.EmitDefaults, "emit-defaults", false, "print fields that have their default values")
-	fs.BoolVar(&f.opts.ProtoNames, "proto-names", false, "print proto field names instead of lowerCamelCase JSON names")
-	fs.BoolVar(&f.opts.EnumsAsInts, "enums-as-ints", false, "print enum values as numbers")
+	fs.BoolVar(&f.opts.EmitUnpopulated, "emit-defaults", false, "print fields that have their default values")
+	fs.BoolVar(&f.opts.UseProtoNames, "proto-names", false, "print proto field names instead of lowerCamelCase JSON names")
+	fs.BoolVar(&f.opts.UseEnumNumbers, "enums-as-ints", false, "print enum values as numbers")
 	fs.BoolVar(&f.pretty, "pretty", false, "indent JSON output (default: when stdout is a terminal)")
 }
 

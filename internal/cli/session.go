@@ -5,6 +5,7 @@ import (
 
 	"github.com/rpckit/rpckit/invoke"
 	"github.com/rpckit/rpckit/schema"
+	"github.com/rpckit/rpckit/transcode"
 )
 
 // session is a command's connection (nil without a target) and schema.
@@ -40,10 +41,11 @@ func open(ctx context.Context, target string, cf *connFlags, sf *schemaFlags) (*
 }
 
 // codec is the JSON codec for this session's messages.
-func (s *session) codec(ctx context.Context, opts invoke.JSONOptions) (invoke.JSONCodec, error) {
+func (s *session) codec(ctx context.Context, opts transcode.MarshalOptions) (invoke.JSONCodec, error) {
 	files, err := s.source.Files(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return invoke.Transcode{Options: opts, Resolver: schema.Types(files)}, nil
+	opts.Resolver = schema.Types(files)
+	return invoke.Transcode{Options: opts}, nil
 }

@@ -8,7 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/rpckit/rpckit/invoke"
+	"github.com/rpckit/rpckit/transcode"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -18,14 +18,15 @@ import (
 // ProtoJSON is an invoke.JSONCodec built on protojson and dynamicpb, the
 // reference the tests hold invoke.Transcode and the tools to. Its output is
 // compact, with stable spacing.
+// Options are transcode's, read as protojson's: EmitUnpopulated,
+// UseProtoNames, UseEnumNumbers and Resolver (both ways); Indent is not.
 type ProtoJSON struct {
-	Options  invoke.JSONOptions
-	Resolver invoke.Resolver
+	Options transcode.MarshalOptions
 }
 
 func (c ProtoJSON) Encode(dst []byte, md protoreflect.MessageDescriptor, src []byte) ([]byte, error) {
 	msg := dynamicpb.NewMessage(md)
-	opts := protojson.UnmarshalOptions{Resolver: c.Resolver}
+	opts := protojson.UnmarshalOptions{Resolver: c.Options.Resolver}
 	if err := opts.Unmarshal(src, msg); err != nil {
 		return dst, fmt.Errorf("oracle: %s: %w", md.FullName(), err)
 	}
@@ -34,15 +35,15 @@ func (c ProtoJSON) Encode(dst []byte, md protoreflect.MessageDescriptor, src []b
 
 func (c ProtoJSON) Decode(dst []byte, md protoreflect.MessageDescriptor, src []byte) ([]byte, error) {
 	msg := dynamicpb.NewMessage(md)
-	uopts := proto.UnmarshalOptions{Resolver: c.Resolver}
+	uopts := proto.UnmarshalOptions{Resolver: c.Options.Resolver}
 	if err := uopts.Unmarshal(src, msg); err != nil {
 		return dst, fmt.Errorf("oracle: %s: bad response message: %w", md.FullName(), err)
 	}
 	mopts := protojson.MarshalOptions{
-		EmitUnpopulated: c.Options.EmitDefaults,
-		UseProtoNames:   c.Options.ProtoNames,
-		UseEnumNumbers:  c.Options.EnumsAsInts,
-		Resolver:        c.Resolver,
+		EmitUnpopulated: c.Options.EmitUnpopulated,
+		UseProtoNames:   c.Options.UseProtoNames,
+		UseEnumNumbers:  c.Options.UseEnumNumbers,
+		Resolver:        c.Options.Resolver,
 	}
 	js, err := mopts.Marshal(msg)
 	if err != nil {
