@@ -1,6 +1,8 @@
 package gateway
 
 import (
+	"io"
+
 	"github.com/rpckit/rpckit/dynamic"
 	"github.com/rpckit/rpckit/schema"
 	"github.com/rpckit/rpckit/transcode"
@@ -32,6 +34,11 @@ func newCodec(files *protoregistry.Files) *codec {
 // appended to a message, it merges into it.
 func (c *codec) Encode(dst []byte, md protoreflect.MessageDescriptor, js []byte) ([]byte, error) {
 	return c.unmarshal.UnmarshalAppend(dst, c.types.Type(md), js)
+}
+
+// decoder reads a stream of JSON messages of type md from r.
+func (c *codec) decoder(r io.Reader, md protoreflect.MessageDescriptor) *transcode.Decoder {
+	return transcode.NewDecoder(r, c.types.Type(md), c.unmarshal)
 }
 
 // Decode appends the JSON form of the wire message of type md to dst.

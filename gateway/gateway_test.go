@@ -54,7 +54,7 @@ func TestGateway(t *testing.T) {
 		{name: "bidi", method: "POST", path: "/v1/chat", body: "{\"number\":1}\n{\"number\":2}\n",
 			status: 200, want: "{\"result\":{\"number\":\"1\"}}\n{\"result\":{\"number\":\"2\"}}"},
 		{name: "client stream, bad second request", method: "POST", path: "/v1/sum", body: "{\"number\":1}\n{\"number\":2,}\n",
-			status: 400, want: `{"code":3,"message":"request 2: invalid character '}' looking for beginning of object key string"}`},
+			status: 400, want: `{"code":3,"message":"request 2: transcode: line 2 col 13: unexpected token }"}`},
 		{name: "grpc error with details", method: "POST", path: "/v1/echo", body: `{"failCode":5,"failMessage":"no such item"}`,
 			status: 404, want: `{"code":5,"message":"no such item","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"REQUESTED","domain":"test.rpckit.dev","metadata":{"code":"5"}},{"@type":"type.googleapis.com/google.rpc.BadRequest","fieldViolations":[{"field":"fail_code","description":"asked to fail"}]}]}`},
 		{name: "unavailable", method: "POST", path: "/v1/echo", body: `{"failCode":14}`,
@@ -99,7 +99,7 @@ func TestBidiBadRequest(t *testing.T) {
 		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		lines := strings.Split(strings.TrimSpace(string(body)), "\n")
-		want := `{"error":{"code":3,"message":"request 2: invalid character '}' looking for beginning of object key string"}}`
+		want := `{"error":{"code":3,"message":"request 2: transcode: line 2 col 13: unexpected token }"}}`
 		if last := lines[len(lines)-1]; last != want {
 			t.Fatalf("%d %s\nwant the last line %s", resp.StatusCode, body, want)
 		}

@@ -3,7 +3,6 @@ package gateway
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/rpckit/rpckit/internal/bodytimeout"
 	"github.com/rpckit/rpckit/invoke"
-	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )
 
@@ -182,22 +180,17 @@ func (c *call) sendBody(st *invoke.Stream) error {
 }
 
 func (c *call) sendRequests(st *invoke.Stream) error {
-	dec := json.NewDecoder(http.MaxBytesReader(c.w, c.r.Body, c.g.opts.MaxBodyBytes))
+	dec := c.st.codec.decoder(http.MaxBytesReader(c.w, c.r.Body, c.g.opts.MaxBodyBytes), c.route.Method.Input())
 	clock, _ := c.r.Body.(*bodytimeout.Body)
 	for n := 1; ; n++ {
-		var raw json.RawMessage
-		err := dec.Decode(&raw)
+		wire, err := dec.Next(nil)
 		if errors.Is(err, io.EOF) {
 			return nil
 		}
 		if err != nil {
 			return bodyError(err, fmt.Sprintf("request %d", n))
 		}
-		nextMessage(clock, dec)
-		wire, err := c.st.codec.Encode(nil, c.route.Method.Input(), bytes.TrimSpace(raw))
-		if err != nil {
-			return status.Errorf(codes.InvalidArgument, "request %d: %v", n, err)
-		}
+		nextMessage(clock, dec.Buffered())
 		if err := st.Send(wire); err != nil {
 			return nil // the upstream ended the call; its status says why
 		}
@@ -206,32 +199,14 @@ func (c *call) sendRequests(st *invoke.Stream) error {
 
 // nextMessage times the next request of a stream body: from its first
 // byte when none of it is read yet (waiting for a message is not reading
-// one), else from now.
-func nextMessage(clock *bodytimeout.Body, dec *json.Decoder) {
+// one), else from now. buffered is what the decoder holds of it.
+func nextMessage(clock *bodytimeout.Body, buffered []byte) {
 	if clock == nil {
 		return
 	}
-	if onlySpace(dec.Buffered()) {
+	if len(bytes.TrimLeft(buffered, " \t\r\n")) == 0 {
 		clock.Idle()
 		return
 	}
 	clock.Restart()
-}
-
-// onlySpace reports whether r holds nothing but JSON whitespace.
-func onlySpace(r io.Reader) bool {
-	br, ok := r.(io.ByteReader)
-	if !ok {
-		rest, _ := io.ReadAll(r)
-		return len(bytes.TrimSpace(rest)) == 0
-	}
-	for {
-		c, err := br.ReadByte()
-		if err != nil {
-			return true
-		}
-		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
-			return false
-		}
-	}
 }

@@ -68,6 +68,11 @@ func (d *Decoder) Next(dst []byte) ([]byte, error) {
 	}
 }
 
+// Buffered returns the input read and not yet converted: the start of the
+// next value, or whitespace before it. It is valid until the next call to
+// Next.
+func (d *Decoder) Buffered() []byte { return d.buf[d.start:d.end] }
+
 // mayEnd reports whether the buffer may hold the whole value at start:
 // the value is an array or object and the buffer ends with a closing
 // bracket, or it is something else, or the buffer is full. Reading on

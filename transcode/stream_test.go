@@ -76,6 +76,18 @@ func TestDecoderRandomStream(t *testing.T) {
 	}
 }
 
+// TestDecoderBuffered: what is read past a value is the next one's start,
+// for a caller timing when the next value began to arrive.
+func TestDecoderBuffered(t *testing.T) {
+	dec := NewDecoder(strings.NewReader("{\"fInt32\":1}\n {\"fIn"), dynamic.TypeOf(decRich), UnmarshalOptions{})
+	if _, err := dec.Next(nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := string(dec.Buffered()); got != "\n {\"fIn" {
+		t.Errorf("Buffered() = %q after the first value, want the rest read", got)
+	}
+}
+
 func TestDecoderAppends(t *testing.T) {
 	dec := NewDecoder(strings.NewReader(`{"fInt32":1}{"fInt32":2}`), dynamic.TypeOf(decRich), UnmarshalOptions{})
 	out, err := dec.Next([]byte("x"))
