@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -95,9 +94,13 @@ func runCall(cmd *cobra.Command, stdio Stdio, f *callFlags, target, method strin
 		return err
 	}
 	defer closeIn()
+	out := codec
+	if f.json.indent(cmd, stdio) {
+		out.Options.Indent = "  "
+	}
 	c := &caller{
-		conn: s.conn, method: mdesc, codec: codec, in: in, stdio: stdio,
-		indent: f.json.indent(cmd, stdio), verbose: f.verbose,
+		conn: s.conn, method: mdesc, codec: codec, out: out, in: in, stdio: stdio,
+		verbose: f.verbose,
 	}
 	if f.verbose {
 		c.printMetadata("Request metadata", md)
@@ -115,10 +118,10 @@ func runCall(cmd *cobra.Command, stdio Stdio, f *callFlags, target, method strin
 type caller struct {
 	conn    *invoke.Conn
 	method  protoreflect.MethodDescriptor
-	codec   invoke.JSONCodec
+	codec   invoke.JSONCodec // requests and status details: compact
+	out     invoke.JSONCodec // responses, indented or not as asked
 	in      *messageReader
 	stdio   Stdio
-	indent  bool
 	verbose bool
 
 	sent     atomic.Int64 // written by the sending goroutine
@@ -281,19 +284,12 @@ func (c *caller) receiveAll(st *invoke.Stream) error {
 // print writes one response message as a JSON document.
 func (c *caller) print(msg []byte) error {
 	c.received++
-	js, err := c.codec.Decode(c.buf[:0], c.method.Output(), msg)
+	js, err := c.out.Decode(c.buf[:0], c.method.Output(), msg)
 	if err != nil {
 		return &inputError{subject: fmt.Sprintf("response %d", c.received), err: err}
 	}
-	c.buf = js
-	if c.indent {
-		var out bytes.Buffer
-		if err := json.Indent(&out, js, "", "  "); err == nil {
-			js = out.Bytes()
-		}
-	}
-	js = append(js, '\n')
-	_, err = c.stdio.Out.Write(js)
+	c.buf = append(js, '\n')
+	_, err = c.stdio.Out.Write(c.buf)
 	return err
 }
 

@@ -41,10 +41,10 @@ func open(ctx context.Context, target string, cf *connFlags, sf *schemaFlags) (*
 }
 
 // codec is the JSON codec for this session's messages.
-func (s *session) codec(ctx context.Context, opts transcode.MarshalOptions) (invoke.JSONCodec, error) {
+func (s *session) codec(ctx context.Context, opts transcode.MarshalOptions) (invoke.Transcode, error) {
 	files, err := s.source.Files(ctx)
 	if err != nil {
-		return nil, err
+		return invoke.Transcode{}, err
 	}
 	opts.Resolver = schema.Types(files)
 	return invoke.Transcode{Options: opts}, nil
