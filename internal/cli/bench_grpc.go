@@ -137,22 +137,18 @@ func (t *grpcTarget) prepare(ctx context.Context, s *session, method string, f *
 	if data == "" {
 		data = "{}"
 	}
-	in, closeIn, err := openInput(data, stdio.In, f.conn.opts.MaxMsgSize)
+	in, closeIn, err := openInput(data, stdio.In, f.conn.opts.MaxMsgSize, encoder(codec, md.Input()))
 	if err != nil {
 		return err
 	}
 	defer closeIn()
 	for {
-		raw, err := in.next()
+		wire, err := in.next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
 			return err
-		}
-		wire, err := codec.Encode(nil, md.Input(), raw)
-		if err != nil {
-			return fmt.Errorf("request %d: %w", in.n, err)
 		}
 		t.reqs = append(t.reqs, wire)
 	}

@@ -136,16 +136,13 @@ func (t *requestTemplate) render(_ context.Context, worker int, number int64) ([
 		return nil, fmt.Errorf("--data-template: %w", err)
 	}
 	in := newMessageReader(bytes.NewReader(buf.Bytes()))
+	in.convert = func(js []byte) ([]byte, error) { return t.codec.Encode(nil, t.input, js) }
 	var reqs [][]byte
 	for {
-		raw, err := in.next()
+		wire, err := in.next()
 		if err == io.EOF {
 			return reqs, nil
 		}
-		if err != nil {
-			return nil, fmt.Errorf("rendered template: %w", err)
-		}
-		wire, err := t.codec.Encode(nil, t.input, raw)
 		if err != nil {
 			return nil, fmt.Errorf("rendered template: %w", err)
 		}

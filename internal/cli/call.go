@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -89,7 +88,7 @@ func runCall(cmd *cobra.Command, stdio Stdio, f *callFlags, target, method strin
 	} else if data == "" {
 		data = "@-"
 	}
-	in, closeIn, err := openInput(data, stdio.In, f.conn.opts.MaxMsgSize)
+	in, closeIn, err := openInput(data, stdio.In, f.conn.opts.MaxMsgSize, encoder(codec, mdesc.Input()))
 	if err != nil {
 		return err
 	}
@@ -147,24 +146,16 @@ func (c *caller) run(ctx context.Context) error {
 // single reads the one request of a unary or server-streaming call; no
 // input at all means the empty message.
 func (c *caller) single() ([]byte, error) {
-	raw, err := c.in.next()
+	req, err := c.in.next()
 	if err == io.EOF {
-		raw = json.RawMessage("{}")
+		req = []byte{} // the empty message
 	} else if err != nil {
 		return nil, err
 	}
 	if _, err := c.in.next(); err != io.EOF {
 		return nil, fmt.Errorf("%s takes one request message; the input has more", c.method.FullName())
 	}
-	return c.encode(raw)
-}
-
-func (c *caller) encode(raw []byte) ([]byte, error) {
-	wire, err := c.codec.Encode(make([]byte, 0, len(raw)), c.method.Input(), raw) // seldom longer than the JSON
-	if err != nil {
-		return nil, &inputError{subject: fmt.Sprintf("request %d", c.in.n), err: err}
-	}
-	return wire, nil
+	return req, nil
 }
 
 func (c *caller) unary(ctx context.Context) error {
@@ -242,14 +233,10 @@ func (c *caller) sendRequests(st *invoke.Stream) error {
 		return nil
 	}
 	for {
-		raw, err := c.in.next()
+		req, err := c.in.next()
 		if err == io.EOF {
 			return nil
 		}
-		if err != nil {
-			return err
-		}
-		req, err := c.encode(raw)
 		if err != nil {
 			return err
 		}

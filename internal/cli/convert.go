@@ -171,15 +171,9 @@ var (
 
 func readJSONWire(codec invoke.JSONCodec, md protoreflect.MessageDescriptor, r io.Reader, limit int) ([]byte, error) {
 	hr := &headReader{r: r}
-	js, err := readJSONMessage(hr, limit)
+	wire, err := readJSONMessage(hr, limit, encoder(codec, md))
 	if err == nil {
-		// The wire form is seldom longer than the JSON: room for it up
-		// front saves growing a large result step by step.
-		var wire []byte
-		if wire, err = codec.Encode(make([]byte, 0, len(js)), md, js); err == nil {
-			return wire, nil
-		}
-		err = &inputError{subject: "input", err: err}
+		return wire, nil
 	}
 	if looksBinary(hr.head) && !looksJSON(hr.head) {
 		return nil, errLooksBinary

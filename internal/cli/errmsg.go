@@ -43,7 +43,8 @@ func userMessage(err error) string {
 	var ie *inputError
 	var te *transcode.Error
 	if errors.As(err, &ie) && errors.As(ie.err, &te) {
-		return ie.subject + place(te) + ": " + te.Msg
+		outer := strings.TrimSuffix(err.Error(), ie.Error()) // "rendered template: "
+		return outer + ie.subject + place(te) + ": " + te.Msg
 	}
 	return libraryPrefix.ReplaceAllString(strings.TrimSpace(err.Error()), "$1")
 }

@@ -1,37 +1,57 @@
 package cli
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
+
+	"github.com/rpckit/rpckit/invoke"
+	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // messageReader reads a sequence of JSON values (one request message each)
 // incrementally, so messages typed at a terminal are sent as they complete.
 // A message may be at most limit bytes; the input is read no further than
 // that, nor past the first byte that cannot be JSON.
+//
+// Each value is parsed once, by convert, which turns it into what next
+// returns (the wire form of the message); only a value convert refuses is
+// checked by encoding/json too, so that a syntax error is reported where
+// the input has it. With no convert, next returns the JSON, checked by
+// encoding/json.
 type messageReader struct {
-	buf   inputBuffer
-	limit int
-	what  string // "request": what a message is called in errors
-	scan  jsonScan
-	err   error // sticky: once the input is bad, it stays bad
-	n     int
+	buf     inputBuffer
+	limit   int
+	what    string // "request": what a message is called in errors
+	subject string // what convert's errors are about; "" means "request 2"
+	convert func(js []byte) ([]byte, error)
+	scan    jsonScan
+	err     error // sticky: once the input is bad, it stays bad
+	n       int
 }
 
 // openInput interprets -d: a JSON text, @file, or @- for stdin. Each
-// message may be at most limit bytes.
-func openInput(data string, stdin io.Reader, limit int) (*messageReader, func(), error) {
+// message may be at most limit bytes, and is turned by convert into what
+// next returns.
+func openInput(data string, stdin io.Reader, limit int, convert func([]byte) ([]byte, error)) (*messageReader, func(), error) {
 	r, closer, err := openRaw(data, stdin)
 	if err != nil {
 		return nil, nil, err
 	}
 	m := newMessageReader(r)
-	m.limit = limit
+	m.limit, m.convert = limit, convert
 	return m, closer, nil
+}
+
+// encoder is the convert of a messageReader of messages of type md.
+func encoder(codec invoke.JSONCodec, md protoreflect.MessageDescriptor) func([]byte) ([]byte, error) {
+	return func(js []byte) ([]byte, error) {
+		return codec.Encode(make([]byte, 0, len(js)), md, js) // seldom longer than the JSON
+	}
 }
 
 // openRaw opens a data argument: literal text, @file, or @- for stdin.
@@ -54,9 +74,9 @@ func newMessageReader(r io.Reader) *messageReader {
 	return &messageReader{buf: inputBuffer{r: r, sizeHint: sizeHint(r)}, limit: defaultMaxMsgSize, what: "request"}
 }
 
-// next returns the next JSON value, or io.EOF when the input ends. The
-// value stays valid after later calls.
-func (m *messageReader) next() (json.RawMessage, error) {
+// next returns the next value converted, or io.EOF when the input ends.
+// The value stays valid after later calls.
+func (m *messageReader) next() ([]byte, error) {
 	if m.err != nil {
 		return nil, m.err
 	}
@@ -67,7 +87,7 @@ func (m *messageReader) next() (json.RawMessage, error) {
 	return raw, err
 }
 
-func (m *messageReader) value() (json.RawMessage, error) {
+func (m *messageReader) value() ([]byte, error) {
 	m.scan = jsonScan{}
 	for {
 		end, bad := m.scan.scan(m.buf.pending())
@@ -103,7 +123,7 @@ func (m *messageReader) fill() error {
 // atEOF ends the input: nothing but space is the end, a value the input
 // stopped in the middle of is an error, and a number or literal at the top
 // level ends with the input.
-func (m *messageReader) atEOF() (json.RawMessage, error) {
+func (m *messageReader) atEOF() ([]byte, error) {
 	switch {
 	case !m.scan.started:
 		return nil, io.EOF
@@ -115,22 +135,47 @@ func (m *messageReader) atEOF() (json.RawMessage, error) {
 	return nil, fmt.Errorf("%s %d: invalid JSON: input ends inside a value", m.what, m.n)
 }
 
-// complete checks the value that ends at end and takes it from the buffer.
-func (m *messageReader) complete(end int) (json.RawMessage, error) {
+// complete converts the value that ends at end and takes it from the
+// buffer.
+func (m *messageReader) complete(end int) ([]byte, error) {
 	start := m.scan.start
 	if end-start > m.limit {
 		return nil, tooLarge(fmt.Sprintf("%s %d", m.what, m.n), m.limit)
 	}
-	raw := json.RawMessage(m.buf.pending()[start:end])
-	if !json.Valid(raw) {
+	raw := m.buf.pending()[start:end]
+	if raw[0] != '{' {
+		return nil, m.notObject(start, end, raw)
+	}
+	out, err := m.convertValue(raw)
+	if err != nil && !json.Valid(raw) {
 		return nil, m.syntaxError(start, raw)
 	}
 	m.buf.take(end)
-	if raw[0] != '{' {
-		line, _ := m.buf.position(end - 1)
-		return nil, fmt.Errorf("%s %d (line %d): want a JSON object, got %s", m.what, m.n, line, abbreviate(raw))
+	if err != nil {
+		return nil, &inputError{subject: cmp.Or(m.subject, fmt.Sprintf("%s %d", m.what, m.n)), err: err}
+	}
+	return out, nil
+}
+
+// convertValue converts raw, an object, with convert, or checks it is JSON.
+func (m *messageReader) convertValue(raw []byte) ([]byte, error) {
+	if m.convert != nil {
+		return m.convert(raw)
+	}
+	if !json.Valid(raw) {
+		return nil, errors.New("invalid JSON")
 	}
 	return raw, nil
+}
+
+// notObject is the error for raw, a JSON value that is not an object.
+func (m *messageReader) notObject(start, end int, raw []byte) error {
+	if !json.Valid(raw) {
+		return m.syntaxError(start, raw)
+	}
+	m.buf.take(end)
+	line, _ := m.buf.position(end - 1)
+	return fmt.Errorf("%s %d (line %d): want a JSON object, got %s", m.what, m.n, line, abbreviate(raw))
 }
 
 // syntaxError says where raw, which starts at start in the pending bytes,

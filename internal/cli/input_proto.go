@@ -2,7 +2,6 @@ package cli
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -11,10 +10,10 @@ import (
 )
 
 // readJSONMessage reads an input that is one JSON object of at most limit
-// bytes.
-func readJSONMessage(r io.Reader, limit int) (json.RawMessage, error) {
+// bytes, converted by convert; its errors are the input's.
+func readJSONMessage(r io.Reader, limit int, convert func([]byte) ([]byte, error)) ([]byte, error) {
 	m := newMessageReader(r)
-	m.limit, m.what = limit, "message"
+	m.limit, m.what, m.subject, m.convert = limit, "message", "input", convert
 	js, err := m.next()
 	if err == io.EOF {
 		return nil, errors.New("the input is empty; want a JSON object")

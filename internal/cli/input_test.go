@@ -21,7 +21,7 @@ func TestMessageReader(t *testing.T) {
 		{in: `{"a":`, err: "request 1: invalid JSON: input ends inside a value"},
 		{in: `"str"`, err: `request 1 (line 1): want a JSON object, got "str"`},
 	} {
-		r, _, _ := openInput(tc.in, nil, defaultMaxMsgSize)
+		r, _, _ := openInput(tc.in, nil, defaultMaxMsgSize, nil)
 		var got []string
 		var err error
 		for {
