@@ -101,7 +101,7 @@ func (c *call) request(vars map[string]string) ([]byte, error) {
 	if err != nil {
 		return nil, status.Error(codes.InvalidArgument, err.Error())
 	}
-	p := newParams(in)
+	p := newParams(c.st.codec.types.Type(in), c.st.codec.unmarshal)
 	for field, v := range vars {
 		if err := p.set(field, []string{v}); err != nil {
 			return nil, status.Errorf(codes.InvalidArgument, "path: %v", err)
@@ -114,30 +114,12 @@ func (c *call) request(vars map[string]string) ([]byte, error) {
 			return nil, status.Error(codes.InvalidArgument, err.Error())
 		}
 	}
-	if !p.empty() {
-		if wire, err = c.appendParams(wire, p); err != nil {
-			return nil, err
-		}
-	}
+	wire = append(wire, p.wire...)
 	if mask := c.route.updateMaskField(); mask != nil && !query.Has(string(mask.Name())) && !query.Has(mask.JSONName()) {
 		fds, _ := fieldPath(in, c.route.Body)
 		if wire, err = appendUpdateMask(wire, mask, fds[len(fds)-1].Message(), raw); err != nil {
 			return nil, status.Error(codes.InvalidArgument, err.Error())
 		}
-	}
-	return wire, nil
-}
-
-// appendParams appends the fields set from the path and query as wire
-// records, so that protobuf's merge puts them in place.
-func (c *call) appendParams(wire []byte, p *params) ([]byte, error) {
-	js, err := p.json()
-	if err != nil {
-		return nil, status.Error(codes.InvalidArgument, err.Error())
-	}
-	wire, err = c.st.codec.Encode(wire, c.route.Method.Input(), js)
-	if err != nil {
-		return nil, status.Error(codes.InvalidArgument, err.Error())
 	}
 	return wire, nil
 }

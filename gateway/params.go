@@ -1,121 +1,206 @@
 package gateway
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/url"
 	"regexp"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
+	"github.com/rpckit/rpckit/dynamic"
+	"github.com/rpckit/rpckit/transcode"
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
-// params builds the JSON object that sets the fields named by path
-// variables and query parameters, typed as the fields are.
+// params are the fields set by path variables and query parameters, as
+// wire records to append to the request message: each value is read by
+// transcode as the field's JSON value, and wrapped in the records of the
+// messages on its path, so that protobuf's merge puts it in place.
 type params struct {
-	root protoreflect.MessageDescriptor
-	tree map[string]any // JSON name -> value or nested map
+	root   *dynamic.Type
+	opts   transcode.UnmarshalOptions
+	wire   []byte
+	js     []byte                       // the JSON of the value being set
+	leaf   []byte                       // its records
+	oneofs map[string]protoreflect.Name // the oneofs set, by message path and name: which field
 }
 
-func newParams(md protoreflect.MessageDescriptor) *params {
-	return &params{root: md, tree: map[string]any{}}
+func newParams(t *dynamic.Type, opts transcode.UnmarshalOptions) *params {
+	return &params{root: t, opts: opts}
 }
 
 // set assigns values to the field at the dotted path (proto or JSON
 // names). More than one value needs a repeated field.
 func (p *params) set(path string, values []string) error {
-	fds, err := fieldPath(p.root, path)
+	fds, err := fieldPath(p.root.Desc, path)
 	if err != nil {
 		return err
 	}
-	node := p.tree
 	for _, fd := range fds[:len(fds)-1] {
 		if fd.IsList() || fd.IsMap() {
 			return fmt.Errorf("field %q: cannot set inside repeated field %s", path, fd.Name())
 		}
-		next, ok := node[fd.JSONName()].(map[string]any)
-		if !ok {
-			next = map[string]any{}
-			node[fd.JSONName()] = next
-		}
-		node = next
 	}
-	leaf := fds[len(fds)-1]
-	v, err := paramValue(leaf, values)
-	if err != nil {
+	if p.js, err = paramValue(p.js[:0], fds[len(fds)-1], values); err != nil {
 		return fmt.Errorf("field %q: %w", path, err)
 	}
-	node[leaf.JSONName()] = v
+	if err := p.setOneof(fds, path); err != nil {
+		return err
+	}
+	if p.leaf, err = p.opts.UnmarshalFieldAppend(p.leaf[:0], p.field(fds), p.js); err != nil {
+		return fmt.Errorf("field %q: %w", path, err)
+	}
+	p.wire = appendNested(p.wire, fds[:len(fds)-1], p.leaf)
 	return nil
 }
 
-func paramValue(fd protoreflect.FieldDescriptor, values []string) (any, error) {
+// appendNested appends to dst the records of the messages on path, each
+// holding the next, the last holding leaf.
+func appendNested(dst []byte, path []protoreflect.FieldDescriptor, leaf []byte) []byte {
+	var sizes [16]int
+	size := sizes[:0]
+	n := len(leaf)
+	for i := len(path) - 1; i >= 0; i-- {
+		size = append(size, n)
+		n += protowire.SizeTag(path[i].Number()) + protowire.SizeVarint(uint64(n))
+	}
+	for i, fd := range path {
+		dst = protowire.AppendTag(dst, fd.Number(), protowire.BytesType)
+		dst = protowire.AppendVarint(dst, uint64(size[len(size)-1-i]))
+	}
+	return append(dst, leaf...)
+}
+
+// field is the compiled field at the end of fds.
+func (p *params) field(fds []protoreflect.FieldDescriptor) *dynamic.Field {
+	t := p.root
+	var f *dynamic.Field
+	for _, fd := range fds {
+		f = t.FieldByNumber(fd.Number())
+		t = f.Message
+	}
+	return f
+}
+
+// setOneof notes the oneofs the fields on the path fds are in: a second
+// member of one oneof in one message is an error, as it is in JSON.
+func (p *params) setOneof(fds []protoreflect.FieldDescriptor, path string) error {
+	for i, fd := range fds {
+		od := fd.ContainingOneof()
+		if od == nil || od.IsSynthetic() {
+			continue
+		}
+		key := oneofKey(fds[:i], od)
+		if prev, ok := p.oneofs[key]; ok && prev != fd.Name() {
+			return fmt.Errorf("field %q: oneof %s is already set", path, od.FullName())
+		}
+		if p.oneofs == nil {
+			p.oneofs = map[string]protoreflect.Name{}
+		}
+		p.oneofs[key] = fd.Name()
+	}
+	return nil
+}
+
+// oneofKey names the oneof od of the message at the end of path.
+func oneofKey(path []protoreflect.FieldDescriptor, od protoreflect.OneofDescriptor) string {
+	var b strings.Builder
+	for _, fd := range path {
+		b.WriteString(string(fd.Name()) + ".")
+	}
+	b.WriteString(string(od.Name()))
+	return b.String()
+}
+
+// paramValue appends to dst the JSON text of a field's value from the
+// URL: an array for a repeated field, else its one value.
+func paramValue(dst []byte, fd protoreflect.FieldDescriptor, values []string) ([]byte, error) {
 	if fd.IsMap() {
 		return nil, fmt.Errorf("map fields cannot be set from the URL")
 	}
-	if fd.IsList() {
-		out := make([]any, len(values))
-		for i, v := range values {
-			var err error
-			if out[i], err = scalarParam(fd, v); err != nil {
-				return nil, err
-			}
+	if !fd.IsList() {
+		if len(values) > 1 {
+			return nil, fmt.Errorf("given %d times but not repeated", len(values))
 		}
-		return out, nil
+		return scalarParam(dst, fd, values[0])
 	}
-	if len(values) > 1 {
-		return nil, fmt.Errorf("given %d times but not repeated", len(values))
+	dst = append(dst, '[')
+	for i, v := range values {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		var err error
+		if dst, err = scalarParam(dst, fd, v); err != nil {
+			return nil, err
+		}
 	}
-	return scalarParam(fd, values[0])
+	return append(dst, ']'), nil
 }
 
 var number = regexp.MustCompile(`^-?[0-9]+$`)
 
-// scalarParam turns a URL value into the JSON value transcode accepts for
-// the field: strings for numbers, bytes and well-known types, literals for
-// bools, names or numbers for enums.
-func scalarParam(fd protoreflect.FieldDescriptor, v string) (any, error) {
+// scalarParam appends the JSON value transcode accepts for the field from
+// a URL value: strings for numbers, bytes and well-known types, literals
+// for bools, names or numbers for enums.
+func scalarParam(dst []byte, fd protoreflect.FieldDescriptor, v string) ([]byte, error) {
 	switch fd.Kind() {
 	case protoreflect.BoolKind:
-		return boolParam(v)
+		return boolParam(dst, v)
 	case protoreflect.EnumKind:
 		if number.MatchString(v) {
-			return json.Number(v), nil
+			return append(dst, v...), nil
 		}
-		return v, nil
 	case protoreflect.MessageKind, protoreflect.GroupKind:
-		return wktParam(fd.Message(), v)
+		return wktParam(dst, fd.Message(), v)
 	}
-	return v, nil
+	return appendJSONString(dst, v), nil
 }
 
-func boolParam(v string) (any, error) {
+func boolParam(dst []byte, v string) ([]byte, error) {
 	switch v {
 	case "true", "1":
-		return true, nil
+		return append(dst, "true"...), nil
 	case "false", "0":
-		return false, nil
+		return append(dst, "false"...), nil
 	}
 	return nil, fmt.Errorf("invalid bool %q", v)
 }
 
 // wktParam accepts well-known types whose JSON form is a string or a
 // scalar; other messages cannot come from a URL.
-func wktParam(md protoreflect.MessageDescriptor, v string) (any, error) {
+func wktParam(dst []byte, md protoreflect.MessageDescriptor, v string) ([]byte, error) {
 	switch md.FullName() {
 	case "google.protobuf.BoolValue":
-		return boolParam(v)
+		return boolParam(dst, v)
 	case "google.protobuf.FieldMask":
-		return fieldMaskParam(v), nil
+		return appendJSONString(dst, fieldMaskParam(v)), nil
 	case "google.protobuf.Timestamp", "google.protobuf.Duration",
 		"google.protobuf.StringValue", "google.protobuf.BytesValue",
 		"google.protobuf.Int32Value", "google.protobuf.Int64Value",
 		"google.protobuf.UInt32Value", "google.protobuf.UInt64Value",
 		"google.protobuf.FloatValue", "google.protobuf.DoubleValue":
-		return v, nil
+		return appendJSONString(dst, v), nil
 	}
 	return nil, fmt.Errorf("message %s cannot be set from the URL", md.FullName())
+}
+
+// appendJSONString appends s as a JSON string; bytes that are not UTF-8
+// read as U+FFFD, as encoding/json writes them.
+func appendJSONString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			dst = append(dst, '\\', byte(r))
+		case r < 0x20:
+			dst = fmt.Appendf(dst, `\u%04x`, r)
+		default:
+			dst = utf8.AppendRune(dst, r)
+		}
+	}
+	return append(dst, '"')
 }
 
 // fieldMaskParam is a field mask from a URL as its JSON string: the paths
@@ -147,12 +232,6 @@ func lowerCamel(s string) string {
 	}
 	return b.String()
 }
-
-// empty reports whether no field was set.
-func (p *params) empty() bool { return len(p.tree) == 0 }
-
-// json renders the fields set as one JSON object.
-func (p *params) json() ([]byte, error) { return json.Marshal(p.tree) }
 
 // fromQuery sets the fields named by query parameters, sorted by name so
 // errors are stable; skip reports names already bound (path variables,
