@@ -11,6 +11,7 @@ import (
 
 	"github.com/rpckit/rpckit/internal/bodytimeout"
 	"github.com/rpckit/rpckit/invoke"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )
 
