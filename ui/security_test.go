@@ -1,9 +1,13 @@
 package ui
 
 import (
+	"bytes"
+	"io/fs"
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/rpckit/rpckit/load/report"
 )
 
 func TestSecurityRefusals(t *testing.T) {
@@ -111,4 +115,33 @@ func indexFrom(s, sub string, from int) int {
 		return -1
 	}
 	return from + j
+}
+
+// TestVendorServesReportsUPlot: the page's plotting library is the one the
+// HTML report inlines, served from its single embedded copy.
+func TestVendorServesReportsUPlot(t *testing.T) {
+	h, err := New(Options{Token: "secret"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"uPlot.iife.min.js", "uPlot.min.css", "uPlot.LICENSE"} {
+		want, err := fs.ReadFile(report.UPlot(), name)
+		if err != nil || len(want) == 0 {
+			t.Fatalf("report.UPlot %s: %d bytes, %v", name, len(want), err)
+		}
+		req := mustReq("GET", "http://127.0.0.1:9/static/vendor/"+name)
+		req.AddCookie(&http.Cookie{Name: h.guard.cookie, Value: "secret"})
+		w := newRecorder()
+		h.ServeHTTP(w, req)
+		if w.Code != http.StatusOK || !bytes.Equal(w.Body.Bytes(), want) {
+			t.Errorf("%s: status %d, %d bytes, want 200 and report's %d bytes", name, w.Code, w.Body.Len(), len(want))
+		}
+	}
+	req := mustReq("GET", "http://127.0.0.1:9/static/vendor/codejar.js")
+	req.AddCookie(&http.Cookie{Name: h.guard.cookie, Value: "secret"})
+	w := newRecorder()
+	h.ServeHTTP(w, req)
+	if w.Code != http.StatusOK || w.Body.Len() == 0 {
+		t.Errorf("codejar.js: status %d", w.Code)
+	}
 }

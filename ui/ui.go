@@ -12,6 +12,7 @@ import (
 
 	"github.com/rpckit/rpckit/internal/bodytimeout"
 	"github.com/rpckit/rpckit/invoke"
+	"github.com/rpckit/rpckit/load/report"
 	"github.com/rpckit/rpckit/schema"
 	"github.com/rpckit/rpckit/transcode"
 	"google.golang.org/protobuf/reflect/protoregistry"
@@ -136,6 +137,10 @@ func (h *Handler) routes() {
 	m := http.NewServeMux()
 	m.HandleFunc("GET /{$}", h.index)
 	m.Handle("GET /static/", http.StripPrefix("/static", h.static))
+	uplot := http.StripPrefix("/static/vendor", http.FileServerFS(report.UPlot()))
+	for _, f := range []string{"uPlot.iife.min.js", "uPlot.min.css", "uPlot.LICENSE"} {
+		m.Handle("GET /static/vendor/"+f, uplot) // kept once, in load/report
+	}
 	m.HandleFunc("GET /api/info", h.info)
 	m.HandleFunc("POST /api/connect", h.connect)
 	m.HandleFunc("POST /api/disconnect", h.disconnect)

@@ -3,12 +3,13 @@ package report
 import (
 	"bufio"
 	"crypto/sha256"
-	_ "embed"
+	"embed"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"html/template"
 	"io"
+	"io/fs"
 	"strings"
 	"time"
 
@@ -37,10 +38,6 @@ type HTMLOptions struct {
 
 // The page's assets, inlined into every report. See assets/README.md.
 var (
-	//go:embed assets/uPlot.iife.min.js
-	uplotJS string
-	//go:embed assets/uPlot.min.css
-	uplotCSS string
 	//go:embed assets/report.js
 	reportJS string
 	//go:embed assets/report.css
@@ -48,6 +45,16 @@ var (
 	//go:embed assets/report.tmpl
 	pageTemplate string
 )
+
+//go:embed assets/uPlot.iife.min.js assets/uPlot.min.css assets/uPlot.LICENSE
+var uplotFS embed.FS
+
+// UPlot holds the plotting library the report inlines, for pages that
+// serve it as files: uPlot.iife.min.js, uPlot.min.css and uPlot.LICENSE.
+func UPlot() fs.FS {
+	sub, _ := fs.Sub(uplotFS, "assets")
+	return sub
+}
 
 var pageTmpl = template.Must(template.New("report").Parse(pageTemplate))
 
@@ -58,7 +65,18 @@ type pageAssets struct {
 	css     []string
 }
 
-var embeddedAssets = pageAssets{scripts: []string{uplotJS, reportJS}, css: []string{uplotCSS, reportCSS}}
+var embeddedAssets = pageAssets{
+	scripts: []string{uplotAsset("uPlot.iife.min.js"), reportJS},
+	css:     []string{uplotAsset("uPlot.min.css"), reportCSS},
+}
+
+// uplotAsset is one of uPlot's embedded files; they are embedded once, for
+// both the report and UPlot's users. The go:embed line names every file,
+// so the read cannot fail.
+func uplotAsset(name string) string {
+	b, _ := fs.ReadFile(UPlot(), name)
+	return string(b)
+}
 
 // WriteHTML writes one self-contained HTML page comparing runs: a summary
 // table, SLO verdicts with each ramp's capacity and knee, plots of latency
