@@ -6,13 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"time"
 
 	"github.com/rpckit/rpckit/invoke"
+	"github.com/rpckit/rpckit/invoke/loadtarget"
 	"github.com/rpckit/rpckit/load"
 	"github.com/rpckit/rpckit/load/report"
-	"google.golang.org/grpc/metadata"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
@@ -30,6 +29,7 @@ type benchRequest struct {
 	Ramp        *rampSpec       `json:"ramp,omitempty"`
 	SLO         string          `json:"slo,omitempty"`
 	TimeoutMS   int64           `json:"timeoutMs,omitempty"`
+	Engine      string          `json:"engine,omitempty"` // lean (the default) or grpc, as bench's --engine
 }
 
 type rampSpec struct {
@@ -121,11 +121,12 @@ func (s *wsSession) runBench(ctx context.Context, id string, req benchRequest) e
 	if err != nil {
 		return err
 	}
-	opts.Code = grpcCode
+	defer target.Close()
+	target.Apply(&opts)
 	opts.Progress = func(p load.Progress) {
 		s.send(outFrame{T: "progress", ID: id, Progress: progressOf(p)})
 	}
-	res, err := load.Run(ctx, opts, target)
+	res, err := load.Run(ctx, opts, target.Call)
 	stopped := err != nil && errors.Is(err, context.Canceled)
 	if err != nil && !stopped {
 		return err
@@ -235,8 +236,13 @@ func benchPacer(req benchRequest, lim BenchLimits) (load.Pacer, error) {
 	return nil, nil
 }
 
-// benchTarget encodes the requests once and returns the call to time.
-func (h *Handler) benchTarget(ctx context.Context, t *target, req benchRequest) (load.Target, error) {
+// benchTarget encodes the requests once and builds the load target, on
+// the engine asked for (lean by default, as in rpckit bench).
+func (h *Handler) benchTarget(ctx context.Context, t *target, req benchRequest) (*loadtarget.Target, error) {
+	engine, err := loadtarget.ParseEngine(req.Engine)
+	if err != nil {
+		return nil, fmt.Errorf("ui: %w", err)
+	}
 	md, err := t.method(ctx, req.Method)
 	if err != nil {
 		return nil, err
@@ -249,16 +255,10 @@ func (h *Handler) benchTarget(ctx context.Context, t *target, req benchRequest) 
 	if err != nil {
 		return nil, err
 	}
-	hdr := metadataOf(req.Metadata)
-	conn := t.conn
-	return func(ctx context.Context) error {
-		ctx = metadata.NewOutgoingContext(ctx, hdr)
-		if !md.IsStreamingClient() && !md.IsStreamingServer() {
-			_, err := conn.Unary(ctx, md, reqs[0])
-			return err
-		}
-		return streamOnce(ctx, conn, md, reqs)
-	}, nil
+	return loadtarget.New(ctx, loadtarget.Options{
+		Engine: engine, Method: md, Requests: reqs, Metadata: metadataOf(req.Metadata),
+		Address: t.addr, Lean: t.lean, Conn: t.conn,
+	})
 }
 
 func benchRequests(codec invoke.JSONCodec, md protoreflect.MethodDescriptor, body json.RawMessage) ([][]byte, error) {
@@ -281,39 +281,4 @@ func benchRequests(codec invoke.JSONCodec, md protoreflect.MethodDescriptor, bod
 		return nil, errors.New("ui: no request messages to send")
 	}
 	return out, nil
-}
-
-func streamOnce(ctx context.Context, conn *invoke.Conn, md protoreflect.MethodDescriptor, reqs [][]byte) error {
-	st, err := conn.NewStream(ctx, md)
-	if err != nil {
-		return err
-	}
-	for _, r := range reqs {
-		if st.Send(r) != nil {
-			break
-		}
-	}
-	if err := st.CloseSend(); err != nil {
-		return err
-	}
-	for {
-		if _, err := st.Recv(); err != nil {
-			if errors.Is(err, io.EOF) {
-				return nil
-			}
-			return err
-		}
-	}
-}
-
-// grpcCode labels a call's outcome by its status code name.
-func grpcCode(err error) string {
-	if err == nil {
-		return "OK"
-	}
-	var ie *invoke.Error
-	if errors.As(err, &ie) {
-		return invoke.CodeName(ie.Status.Code())
-	}
-	return load.DefaultCode(err)
 }

@@ -119,3 +119,33 @@ func TestBenchOnlyLoopback(t *testing.T) {
 		t.Fatalf("remote bench: %+v", f)
 	}
 }
+
+// TestBenchEngines: the page's load test runs on either engine, like
+// rpckit bench (lean by default), with stream message latencies recorded
+// the same way; an unknown engine is refused by name.
+func TestBenchEngines(t *testing.T) {
+	p := newPage(t, Options{})
+	id := p.plain()
+	w := p.ws()
+	for _, engine := range []string{"", "lean", "grpc"} {
+		w.send(inFrame{T: "bench", ID: "e" + engine, Bench: &benchRequest{Conn: id, Method: "rpckit.test.v1.Test/Count",
+			Body: json.RawMessage(`{"count":3}`), Concurrency: 2, DurationMS: 1000, Engine: engine}})
+		end := w.until("benchend", func(f frame) {
+			if f.T == "error" {
+				t.Fatalf("engine %q: %s", engine, f.Error)
+			}
+		})
+		var res benchEnd
+		if err := json.Unmarshal(end.Result, &res); err != nil {
+			t.Fatal(err)
+		}
+		r, err := report.ReadJSON(strings.NewReader(res.JSON))
+		if err != nil || r.Calls == 0 || r.Errors != 0 || r.Extra.Count() != 3*r.Calls {
+			t.Fatalf("engine %q: %v, calls %d errors %d, %d message latencies", engine, err, r.Calls, r.Errors, r.Extra.Count())
+		}
+	}
+	w.send(inFrame{T: "bench", ID: "bad", Bench: &benchRequest{Conn: id, Method: "rpckit.test.v1.Test/Echo", Engine: "h2load"}})
+	if f := w.until("error", nil); !strings.Contains(f.Error, `engine "h2load": want lean or grpc`) {
+		t.Errorf("unknown engine: %+v", f)
+	}
+}

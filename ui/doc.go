@@ -5,7 +5,9 @@
 // The page connects to targets (plaintext or TLS, schema from reflection or
 // uploaded .proto files and protosets), lists their services and methods,
 // describes messages for the request form, makes unary calls over POST and
-// runs streams and bounded load tests over one WebSocket per page.
+// runs streams and bounded load tests over one WebSocket per page (on the
+// load target rpckit bench uses, invoke/loadtarget: the lean engine unless
+// the page asks for grpc-go).
 //
 // Security: every request must carry the session cookie, set in exchange
 // for the token printed at start; the Host header must name the listener

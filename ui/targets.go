@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/rpckit/rpckit/invoke"
+	"github.com/rpckit/rpckit/invoke/lean"
+	"github.com/rpckit/rpckit/invoke/loadtarget"
 	"github.com/rpckit/rpckit/schema"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
@@ -49,6 +51,8 @@ type target struct {
 	id       string
 	req      connectRequest
 	conn     *invoke.Conn
+	addr     string       // dialled, by the lean engine of load tests too
+	lean     lean.Options // the connection's options for the lean engine
 	source   schema.Source
 	refl     *schema.ReflectionSource
 	loopback bool
@@ -127,11 +131,10 @@ func (ts *targets) open(ctx context.Context, req connectRequest) (*target, error
 	if err != nil {
 		return nil, err
 	}
-	conn, err := dial(ctx, req, res)
-	if err != nil {
+	t := &target{id: req.ID, req: req, addr: res.addr, loopback: res.loopback}
+	if err := t.dial(ctx, res); err != nil {
 		return nil, err
 	}
-	t := &target{id: req.ID, req: req, conn: conn, loopback: res.loopback}
 	if err := t.loadSchema(ctx); err != nil {
 		t.close()
 		return nil, err
@@ -139,10 +142,13 @@ func (ts *targets) open(ctx context.Context, req connectRequest) (*target, error
 	return t, nil
 }
 
-func dial(ctx context.Context, req connectRequest, res resolved) (*invoke.Conn, error) {
+// dial connects, and keeps the connection's settings for the lean engine
+// of load tests (read while the TLS files exist).
+func (t *target) dial(ctx context.Context, res resolved) error {
+	req := t.req
 	dir, err := os.MkdirTemp("", "rpckit-ui-")
 	if err != nil {
-		return nil, fmt.Errorf("ui: %w", err)
+		return fmt.Errorf("ui: %w", err)
 	}
 	defer os.RemoveAll(dir) // invoke reads the files when the connection is made
 	opts := invoke.DialOptions{
@@ -154,10 +160,14 @@ func dial(ctx context.Context, req connectRequest, res resolved) (*invoke.Conn, 
 	}
 	if !req.Plaintext {
 		if opts.TLS, err = tlsFiles(dir, req.TLS); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return invoke.Dial(ctx, res.addr, opts)
+	if t.lean, err = loadtarget.LeanOptions(opts); err != nil {
+		return err
+	}
+	t.conn, err = invoke.Dial(ctx, res.addr, opts)
+	return err
 }
 
 // tlsFiles writes the page's PEM texts where invoke.TLSOptions reads them.

@@ -40,9 +40,6 @@ type benchFlags struct {
 	config   string
 
 	extraTitle string // what the target's own recorded latencies are
-	// ownTimeout: the target bounds each call by timeout itself, at less
-	// cost than a context per call (the lean engine).
-	ownTimeout bool
 }
 
 func (f *benchFlags) register(fs *pflag.FlagSet) {
@@ -165,16 +162,12 @@ whatever the format). Without --slo, any failed call prints a warning on stderr.
 				if err := gf.check(cmd.Flags()); err != nil {
 					return err
 				}
-				target, opts.Code, cleanup, err = gf.target(cmd, stdio, args[0], args[1], &bf)
+				target, cleanup, err = gf.target(cmd, stdio, args[0], args[1], &bf, &opts)
 			}
 			if err != nil {
 				return err
 			}
 			defer cleanup()
-			if bf.ownTimeout {
-				opts.Timeout = 0
-				opts.Drain = min(load.DefaultDrain, bf.timeout)
-			}
 			return runBench(cmd, stdio, &bf, opts, slo, target)
 		},
 	}

@@ -2,20 +2,18 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"sync/atomic"
 	"time"
 
 	"github.com/rpckit/rpckit/invoke"
+	"github.com/rpckit/rpckit/invoke/loadtarget"
 	"github.com/rpckit/rpckit/load"
 	"github.com/rpckit/rpckit/schema"
 	"github.com/rpckit/rpckit/transcode"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"google.golang.org/grpc/metadata"
-	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
@@ -44,75 +42,97 @@ func (f *grpcBenchFlags) register(fs *pflag.FlagSet) {
 	f.registerEngine(fs)
 }
 
-// grpcTarget is one call of any kind, with the requests encoded once.
-type grpcTarget struct {
-	conns  []*invoke.Conn
-	next   atomic.Uint64
+// benchRequests are the prepared requests of a gRPC load test: encoded
+// once, or a template rendered for each call.
+type benchRequests struct {
 	method protoreflect.MethodDescriptor
-	reqs   [][]byte         // encoded once, unless templated
-	tmpl   *requestTemplate // renders each call's requests
-	md     metadata.MD
-	pause  time.Duration // between request messages of a stream
+	reqs   [][]byte
+	tmpl   *requestTemplate
 }
 
-func (f *grpcBenchFlags) target(cmd *cobra.Command, stdio Stdio, target, method string, bf *benchFlags) (load.Target, func(error) string, func(), error) {
+// The gRPC engines of bench, as --engine names them.
+const (
+	engineLean = string(loadtarget.Lean)
+	engineGRPC = string(loadtarget.GRPC)
+)
+
+func (f *grpcBenchFlags) registerEngine(fs *pflag.FlagSet) {
+	fs.StringVar(&f.engine, "engine", engineLean, "gRPC client: lean (rpckit's own HTTP/2 client, low CPU per call) or grpc (grpc-go, for fidelity)")
+}
+
+func (f *grpcBenchFlags) checkEngine() error {
+	if _, err := loadtarget.ParseEngine(f.engine); err != nil || f.engine == "" {
+		return usagef("--engine %q: want lean or grpc", f.engine)
+	}
+	return nil
+}
+
+// target builds the gRPC load target (invoke/loadtarget) and sets what
+// opts needs for it.
+func (f *grpcBenchFlags) target(cmd *cobra.Command, stdio Stdio, target, method string, bf *benchFlags, opts *load.Options) (load.Target, func(), error) {
 	ctx := cmd.Context()
 	if err := f.checkEngine(); err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
 	md, err := f.conn.callMetadata()
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
 	s, err := open(ctx, target, &f.conn, &f.schema)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
-	t := &grpcTarget{conns: []*invoke.Conn{s.conn}, md: md, pause: f.interval}
-	cleanup := func() {
-		for _, c := range t.conns[1:] {
-			c.Close()
-		}
+	var r benchRequests
+	if err := r.prepare(ctx, s, method, f, bf, stdio); err != nil {
 		s.close()
-	}
-	if err := t.prepare(ctx, s, method, f, bf, stdio); err != nil {
-		cleanup()
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
 	// The requests are encoded (or their template parsed): the load test
 	// needs no more of the schema, and an open reflection stream would
 	// hold up the server's drain.
 	s.endSchema()
-	if t.method.IsStreamingServer() || t.method.IsStreamingClient() {
+	if r.method.IsStreamingServer() || r.method.IsStreamingClient() {
 		bf.extraTitle = "Stream messages (time since the previous one)"
 	}
+	lt, err := f.loadTarget(ctx, target, s, &r, md, bf)
+	if err != nil {
+		s.close()
+		return nil, nil, err
+	}
+	lt.Apply(opts)
+	return lt.Call, func() { lt.Close(); s.close() }, nil
+}
+
+// loadTarget opens the connections of the chosen engine for the prepared
+// requests.
+func (f *grpcBenchFlags) loadTarget(ctx context.Context, target string, s *session, r *benchRequests, md metadata.MD, bf *benchFlags) (*loadtarget.Target, error) {
 	conns := f.connections
 	if f.perConn > 0 {
 		conns = (max(bf.concurrency, 1) + f.perConn - 1) / f.perConn
 	}
-	if f.engine == engineLean {
-		lt, closeLean, err := f.leanTarget(ctx, target, t, conns, bf.timeout)
-		if err != nil {
-			cleanup()
-			return nil, nil, nil, err
-		}
-		bf.ownTimeout = true
-		return lt.call, grpcCode, func() { closeLean(); cleanup() }, nil
+	o := loadtarget.Options{
+		Engine: loadtarget.Engine(f.engine), Method: r.method, Requests: r.reqs,
+		Metadata: md, Interval: f.interval, Connections: conns,
+		Address: target, Conn: s.conn,
+		Dial: func(ctx context.Context) (*invoke.Conn, error) { return f.conn.dial(ctx, target) },
 	}
-	for i := 1; i < conns; i++ {
-		c, err := f.conn.dial(ctx, target)
-		if err != nil {
-			cleanup()
-			return nil, nil, nil, err
-		}
-		t.conns = append(t.conns, c)
+	if r.tmpl != nil {
+		o.Render = r.tmpl.requests
 	}
-	return t.call, grpcCode, cleanup, nil
+	if o.Engine == loadtarget.Lean {
+		d := f.conn.opts
+		d.UserAgent = "rpckit"
+		var err error
+		if o.Lean, err = loadtarget.LeanOptions(d); err != nil {
+			return nil, err
+		}
+	}
+	return loadtarget.New(ctx, o)
 }
 
 // prepare resolves the method and encodes its requests once, or parses
 // their template.
-func (t *grpcTarget) prepare(ctx context.Context, s *session, method string, f *grpcBenchFlags, bf *benchFlags, stdio Stdio) error {
+func (t *benchRequests) prepare(ctx context.Context, s *session, method string, f *grpcBenchFlags, bf *benchFlags, stdio Stdio) error {
 	md, err := schema.FindMethod(ctx, s.source, method)
 	if err != nil {
 		return err
@@ -156,92 +176,4 @@ func (t *grpcTarget) prepare(ctx context.Context, s *session, method string, f *
 		return fmt.Errorf("%s takes one request message; the data has %d", md.FullName(), len(t.reqs))
 	}
 	return nil
-}
-
-func (t *grpcTarget) conn() *invoke.Conn {
-	return t.conns[t.next.Add(1)%uint64(len(t.conns))]
-}
-
-// call makes one call; for streams, the whole stream, recording the
-// latency of each response message as it comes.
-func (t *grpcTarget) call(ctx context.Context) error {
-	if len(t.md) > 0 {
-		ctx = metadata.NewOutgoingContext(ctx, t.md)
-	}
-	reqs := t.reqs
-	if t.tmpl != nil {
-		var err error
-		if reqs, err = t.tmpl.requests(ctx); err != nil {
-			return err
-		}
-	}
-	c := t.conn()
-	if !t.method.IsStreamingClient() && !t.method.IsStreamingServer() {
-		if len(reqs) != 1 {
-			return fmt.Errorf("%s takes one request message; the data has %d", t.method.FullName(), len(reqs))
-		}
-		_, err := c.Unary(ctx, t.method, reqs[0])
-		return err
-	}
-	start := time.Now()
-	st, err := c.NewStream(ctx, t.method)
-	if err != nil {
-		return err
-	}
-	for i, req := range reqs {
-		if i > 0 && t.pause > 0 && !sleepCtx(ctx, t.pause) {
-			break
-		}
-		if err := st.Send(req); err != nil {
-			break // the server ended the call; Recv says how
-		}
-	}
-	if err := st.CloseSend(); err != nil {
-		return err
-	}
-	return receiveAll(ctx, st, start)
-}
-
-// receiveAll reads a stream to its end, recording for each response
-// message the time since the previous one (the first: since the start).
-func receiveAll(ctx context.Context, st *invoke.Stream, last time.Time) error {
-	rec := load.RecorderFrom(ctx)
-	for {
-		_, err := st.Recv()
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if rec != nil {
-			now := time.Now()
-			rec.Record(now.Sub(last))
-			last = now
-		}
-	}
-}
-
-// grpcCode labels a call's outcome by its gRPC status code name.
-func grpcCode(err error) string {
-	if err == nil {
-		return "OK"
-	}
-	if st, ok := status.FromError(err); ok {
-		return invoke.CodeName(st.Code())
-	}
-	return load.DefaultCode(err)
-}
-
-// sleepCtx waits for d, or less if ctx ends first; it reports whether the
-// full time passed.
-func sleepCtx(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
 }

@@ -24,6 +24,8 @@ export function benchView(ctx) {
   };
   const mode = h("select", { "aria-label": "load mode", on: { change: () => { b.mode = mode.value; ctx.save(); showModes(); } } },
     [["concurrency", "closed loop (concurrency)"], ["rate", "open loop (rate)"], ["ramp", "rate ramp"]].map(([v, t]) => h("option", { value: v, text: t, selected: b.mode === v })));
+  const engine = h("select", { "aria-label": "engine", on: { change: () => { b.engine = engine.value; ctx.save(); } } },
+    [["lean", "lean (rpckit's HTTP/2 client)"], ["grpc", "grpc (grpc-go)"]].map(([v, t]) => h("option", { value: v, text: t, selected: (b.engine || "lean") === v })));
   const slo = h("input", { type: "text", value: b.slo, placeholder: "p99<200ms,errors<1%", "aria-label": "SLO", on: { input: () => { b.slo = slo.value; ctx.save(); } } });
   const settings = h("div", { class: "settings" },
     h("label", {}, "mode", mode),
@@ -32,7 +34,7 @@ export function benchView(ctx) {
     field("duration, s", "durationS", { min: 1, max: L.maxDurationS, mode: "concurrency rate" }),
     field("ramp from, calls/s", "from", { min: 1, mode: "ramp" }), field("ramp to, calls/s", "to", { min: 1, mode: "ramp" }),
     field("ramp step, calls/s", "step", { min: 1, mode: "ramp" }), field("each step lasts, s", "stepS", { min: 1, mode: "ramp" }),
-    h("label", {}, "SLO", slo));
+    h("label", {}, "SLO", slo), h("label", {}, "engine", engine));
   const showModes = () => {
     for (const l of settings.querySelectorAll("label[data-mode]")) l.hidden = l.dataset.mode !== "" && !l.dataset.mode.split(" ").includes(b.mode);
   };
@@ -56,7 +58,7 @@ export function benchView(ctx) {
     const frame = { t: "bench", id, bench: {
       conn: ctx.conn.id, method: req.method, body, metadata: req.metadata, timeoutMs: req.timeoutMs, slo: b.slo || undefined,
       concurrency: b.mode === "concurrency" ? b.concurrency : undefined, durationMs: b.mode === "ramp" ? undefined : b.durationS * 1000,
-      rate: b.mode === "rate" ? b.rate : undefined,
+      rate: b.mode === "rate" ? b.rate : undefined, engine: b.engine || undefined,
       ramp: b.mode === "ramp" ? { from: b.from, to: b.to, step: b.step, stepMs: b.stepS * 1000 } : undefined,
     } };
     replace(live, h("span", {}, "starting…"));

@@ -78,7 +78,7 @@ export function grpcurlCommand(req, conn, clientStreaming) {
 }
 
 // benchCommand: bench has mode ("concurrency" | "rate" | "ramp"),
-// concurrency, rate, from, to, step, stepS, durationS, slo.
+// concurrency, rate, from, to, step, stepS, durationS, slo, engine.
 export function benchCommand(req, conn, clientStreaming, bench) {
   const a = ["rpckit", "bench", ...connArgs(conn, "rpckit"), ...headerArgs(req.metadata, "rpckit"),
     "--timeout", goDuration(req.timeoutMs)];
@@ -87,6 +87,7 @@ export function benchCommand(req, conn, clientStreaming, bench) {
   if (bench.mode === "concurrency") a.push("-c", String(bench.concurrency || 1));
   if (bench.mode !== "ramp") a.push("--duration", goDuration(bench.durationS * 1000));
   if (bench.slo) a.push("--slo", bench.slo);
+  if (bench.engine === "grpc") a.push("--engine", "grpc");
   a.push("-d", messagesOf(req.body, clientStreaming).join("\n"), req.target, req.method);
   return shellJoin(a);
 }
@@ -126,7 +127,7 @@ const VALUE_FLAGS = new Set(["-d", "--data", "-H", "--header", "--rpc-header", "
   "--cacert", "-cacert", "--cert", "-cert", "--key", "-key", "--servername", "-servername", "--authority", "-authority",
   "--proto", "-proto", "--import-path", "-import-path", "-I", "--protoset", "-protoset", "--rate", "--step", "-c",
   "--concurrency", "--duration", "--slo", "-n", "--count", "--connect-timeout", "-connect-timeout", "--warmup",
-  "--reflect-header", "-reflect-header", "--rpc-header", "-rpc-header", "--max-msg-size", "-max-msg-size", "-format", "--format"]);
+  "--reflect-header", "-reflect-header", "--rpc-header", "-rpc-header", "--max-msg-size", "-max-msg-size", "-format", "--format", "--engine"]);
 
 // parseCommand reads an rpckit call/bench or grpcurl command back into a
 // request (and bench settings, for rpckit bench).
@@ -177,6 +178,7 @@ function applyFlag(out, name, val) {
     case "c": case "concurrency": out.bench.concurrency = +val; if (!out.bench.mode) out.bench.mode = "concurrency"; break;
     case "duration": out.bench.durationS = parseGoDuration(val) / 1000; break;
     case "slo": out.bench.slo = val; break;
+    case "engine": out.bench.engine = val; break;
     default: break; // flags without a place in the page (certificates by path, ...)
   }
 }
