@@ -19,16 +19,12 @@ import (
 // SLO.
 const exitSLOFailed = 3
 
-// benchFlags bind the load options shared by every kind of target.
+// benchFlags bind the load options shared by every kind of target: most
+// straight into a load.Options, the pacer from --rate and --step.
 type benchFlags struct {
-	rate        string
-	step        time.Duration
-	concurrency int
-	count       int64
-	duration    time.Duration
-	warmup      time.Duration
-	timeout     time.Duration
-	maxInFlight int
+	opts load.Options
+	rate string
+	step time.Duration
 
 	format   string
 	output   string
@@ -45,12 +41,12 @@ type benchFlags struct {
 func (f *benchFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.rate, "rate", "", "open loop: calls/s, or `FROM:TO:+STEP` for a ramp (with --step)")
 	fs.DurationVar(&f.step, "step", 10*time.Second, "how long each rate of a ramp lasts")
-	fs.IntVarP(&f.concurrency, "concurrency", "c", 0, "closed loop: calls in flight (default 1; with --rate, the cap on calls in flight)")
-	fs.Int64VarP(&f.count, "count", "n", 0, "stop after this many measured calls")
-	fs.DurationVar(&f.duration, "duration", 0, "stop after this long, warm-up excluded (default 10s, or the ramp's length)")
-	fs.DurationVar(&f.warmup, "warmup", 0, "calls made before measuring starts, not counted")
-	fs.DurationVar(&f.timeout, "timeout", 20*time.Second, "deadline of each call")
-	fs.IntVar(&f.maxInFlight, "max-in-flight", 0, "open loop: calls in flight beyond which due calls are counted as not sent (default 10000)")
+	fs.IntVarP(&f.opts.Concurrency, "concurrency", "c", 0, "closed loop: calls in flight (default 1; with --rate, the cap on calls in flight)")
+	fs.Int64VarP(&f.opts.Count, "count", "n", 0, "stop after this many measured calls")
+	fs.DurationVar(&f.opts.Duration, "duration", 0, "stop after this long, warm-up excluded (default 10s, or the ramp's length)")
+	fs.DurationVar(&f.opts.Warmup, "warmup", 0, "calls made before measuring starts, not counted")
+	fs.DurationVar(&f.opts.Timeout, "timeout", 20*time.Second, "deadline of each call")
+	fs.IntVar(&f.opts.MaxInFlight, "max-in-flight", 0, "open loop: calls in flight beyond which due calls are counted as not sent (default 10000)")
 	fs.StringVar(&f.format, "format", "text", "report format: text, json or csv")
 	fs.StringVarP(&f.output, "output", "o", "", "write the report to `file` instead of stdout")
 	fs.StringVar(&f.hdrLog, "hdr-log", "", "write an HdrHistogram interval log (µs; service time tagged 'service') to `file`")
@@ -65,18 +61,15 @@ func (f *benchFlags) options(cmd *cobra.Command) (load.Options, report.SLO, erro
 	if err := f.check(cmd.Flags()); err != nil {
 		return load.Options{}, nil, err
 	}
-	opts := load.Options{
-		Concurrency: f.concurrency, Count: f.count, Duration: f.duration,
-		Warmup: f.warmup, Timeout: f.timeout, MaxInFlight: f.maxInFlight,
-	}
+	opts := f.opts
 	if f.rate != "" {
 		pacer, err := load.ParseRate(f.rate, f.step)
 		if err != nil {
 			return opts, nil, usageError{err}
 		}
 		opts.Pacer = pacer
-		if f.concurrency > 0 && f.maxInFlight == 0 {
-			opts.MaxInFlight = f.concurrency
+		if f.opts.Concurrency > 0 && f.opts.MaxInFlight == 0 {
+			opts.MaxInFlight = f.opts.Concurrency
 		}
 	}
 	switch f.format {

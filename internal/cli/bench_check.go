@@ -11,24 +11,24 @@ import (
 // no time or no calls.
 func (f *benchFlags) check(fs *pflag.FlagSet) error {
 	switch {
-	case fs.Changed("concurrency") && f.concurrency < 1:
-		return usagef("--concurrency %d: want at least 1 call in flight", f.concurrency)
-	case fs.Changed("count") && f.count < 1:
-		return usagef("--count %d: want at least 1 call", f.count)
-	case fs.Changed("max-in-flight") && f.maxInFlight < 1:
-		return usagef("--max-in-flight %d: want at least 1 call", f.maxInFlight)
+	case fs.Changed("concurrency") && f.opts.Concurrency < 1:
+		return usagef("--concurrency %d: want at least 1 call in flight", f.opts.Concurrency)
+	case fs.Changed("count") && f.opts.Count < 1:
+		return usagef("--count %d: want at least 1 call", f.opts.Count)
+	case fs.Changed("max-in-flight") && f.opts.MaxInFlight < 1:
+		return usagef("--max-in-flight %d: want at least 1 call", f.opts.MaxInFlight)
 	}
-	if err := positive(fs, "duration", f.duration); err != nil {
+	if err := positive(fs, "duration", f.opts.Duration); err != nil {
 		return err
 	}
-	if err := positive(fs, "timeout", f.timeout); err != nil {
+	if err := positive(fs, "timeout", f.opts.Timeout); err != nil {
 		return err
 	}
 	if err := positive(fs, "step", f.step); err != nil {
 		return err
 	}
-	if f.warmup < 0 {
-		return usagef("--warmup %s: want a duration of 0 or more", f.warmup)
+	if f.opts.Warmup < 0 {
+		return usagef("--warmup %s: want a duration of 0 or more", f.opts.Warmup)
 	}
 	return nil
 }

@@ -108,7 +108,7 @@ func (f *grpcBenchFlags) target(cmd *cobra.Command, stdio Stdio, target, method 
 func (f *grpcBenchFlags) loadTarget(ctx context.Context, target string, s *session, r *benchRequests, md metadata.MD, bf *benchFlags) (*loadtarget.Target, error) {
 	conns := f.connections
 	if f.perConn > 0 {
-		conns = (max(bf.concurrency, 1) + f.perConn - 1) / f.perConn
+		conns = (max(bf.opts.Concurrency, 1) + f.perConn - 1) / f.perConn
 	}
 	o := loadtarget.Options{
 		Engine: loadtarget.Engine(f.engine), Method: r.method, Requests: r.reqs,
@@ -146,7 +146,7 @@ func (t *benchRequests) prepare(ctx context.Context, s *session, method string, 
 	if f.dataTemplate {
 		workers := 0
 		if bf.rate == "" {
-			workers = max(bf.concurrency, 1)
+			workers = max(bf.opts.Concurrency, 1)
 		}
 		t.tmpl, err = newRequestTemplate(data, f.dataFile, workers, codec, md.Input())
 		return err

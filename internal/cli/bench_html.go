@@ -94,14 +94,14 @@ func benchSettings(f *benchFlags, fs *pflag.FlagSet) []string {
 		if strings.Contains(f.rate, ":") {
 			s[0] += ", steps of " + f.step.String()
 		}
-		if f.concurrency > 0 {
-			s[0] += fmt.Sprintf(", at most %d in flight", f.concurrency)
+		if f.opts.Concurrency > 0 {
+			s[0] += fmt.Sprintf(", at most %d in flight", f.opts.Concurrency)
 		}
 	default:
-		s = append(s, fmt.Sprintf("closed loop, %d in flight", max(f.concurrency, 1)))
+		s = append(s, fmt.Sprintf("closed loop, %d in flight", max(f.opts.Concurrency, 1)))
 	}
-	if f.warmup > 0 {
-		s = append(s, "warm-up "+f.warmup.String()+" (not measured)")
+	if f.opts.Warmup > 0 {
+		s = append(s, "warm-up "+f.opts.Warmup.String()+" (not measured)")
 	}
 	if flags := changedFlags(fs); flags != "" {
 		s = append(s, "flags: "+flags)

@@ -113,11 +113,11 @@ func (f *httpBenchFlags) readBody(cmd *cobra.Command) ([]byte, error) {
 func idleConns(bf *benchFlags) int {
 	switch {
 	case bf.rate == "":
-		return max(bf.concurrency, 1)
-	case bf.concurrency > 0:
-		return bf.concurrency
-	case bf.maxInFlight > 0:
-		return bf.maxInFlight
+		return max(bf.opts.Concurrency, 1)
+	case bf.opts.Concurrency > 0:
+		return bf.opts.Concurrency
+	case bf.opts.MaxInFlight > 0:
+		return bf.opts.MaxInFlight
 	}
 	return load.DefaultMaxInFlight
 }
