@@ -52,12 +52,39 @@ func parseSteps(spec string, parts []string, step time.Duration) (Pacer, error) 
 	if err != nil {
 		return nil, err
 	}
+	steps, err := newSteps(spec, from, to, by, step)
+	if err != nil {
+		return nil, err
+	}
+	return steps, nil
+}
+
+// NewSteps returns the steps of a ramp from from to to calls per second
+// by by (negative going down), each lasting step: what ParseRate makes of
+// "from:to:+by" (or "from:to:-by" for a negative by).
+func NewSteps(from, to, by float64, step time.Duration) (Steps, error) {
+	spec := fmt.Sprintf("%g:%g:%+g", from, to, by)
+	for _, r := range []float64{from, to, by} {
+		if math.IsInf(r, 0) || math.IsNaN(r) {
+			return Steps{}, fmt.Errorf("load: rate %q: %g is not a rate (calls per second)", spec, r)
+		}
+	}
+	if from < 0 || to < 0 {
+		return Steps{}, fmt.Errorf("load: rate %q: rates must not be negative", spec)
+	}
+	if by == 0 {
+		return Steps{}, fmt.Errorf("load: rate %q: step must not be zero", spec)
+	}
+	return newSteps(spec, from, to, by, step)
+}
+
+func newSteps(spec string, from, to, by float64, step time.Duration) (Steps, error) {
 	if step <= 0 {
-		return nil, fmt.Errorf("load: rate %q: steps need a positive step duration", spec)
+		return Steps{}, fmt.Errorf("load: rate %q: steps need a positive step duration", spec)
 	}
 	rates, err := stepRates(spec, from, to, by)
 	if err != nil {
-		return nil, err
+		return Steps{}, err
 	}
 	return Steps{Rates: rates, Step: step}, nil
 }

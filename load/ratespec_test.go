@@ -1,6 +1,7 @@
 package load
 
 import (
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -49,6 +50,41 @@ func TestParseRate(t *testing.T) {
 		}
 		if !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("ParseRate(%q) = %#v, want %#v", tt.spec, got, tt.want)
+		}
+	}
+}
+
+// TestNewStepsIsParseRate: the structured ramp is the spec's.
+func TestNewStepsIsParseRate(t *testing.T) {
+	for _, c := range []struct {
+		from, to, by float64
+		spec         string
+	}{{50, 400, 50, "50:400:+50"}, {400, 50, -50, "400:50:-50"}, {1.5, 3, 0.5, "1.5:3:+0.5"}, {10, 10, 1, "10:10:+1"}} {
+		want, err := ParseRate(c.spec, 2*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := NewSteps(c.from, c.to, c.by, 2*time.Second)
+		if err != nil || !reflect.DeepEqual(Pacer(got), want) {
+			t.Errorf("NewSteps(%g, %g, %g) = %+v, %v; ParseRate(%q) = %+v", c.from, c.to, c.by, got, err, c.spec, want)
+		}
+	}
+	for _, c := range []struct {
+		from, to, by float64
+		step         time.Duration
+		want         string
+	}{
+		{50, 400, 0, time.Second, `"50:400:+0": step must not be zero`},
+		{50, 400, -50, time.Second, `step -50 moves away from 400`},
+		{-5, 400, 50, time.Second, `must not be negative`},
+		{math.NaN(), 400, 50, time.Second, `is not a rate`},
+		{50, math.Inf(1), 50, time.Second, `is not a rate`},
+		{0, 400, 50, time.Second, `the first step must be positive`},
+		{50, 400, 50, 0, `steps need a positive step duration`},
+		{1, 1e9, 1, time.Second, `more than 10000`},
+	} {
+		if _, err := NewSteps(c.from, c.to, c.by, c.step); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("NewSteps(%g, %g, %g, %s): %v, want %q", c.from, c.to, c.by, c.step, err, c.want)
 		}
 	}
 }

@@ -211,11 +211,11 @@ func benchPacer(req benchRequest, lim BenchLimits) (load.Pacer, error) {
 		if max(r.From, r.To) > lim.MaxRate {
 			return nil, fmt.Errorf("ui: ramp to %g/s is over the rate limit of %g/s", max(r.From, r.To), lim.MaxRate)
 		}
-		spec := fmt.Sprintf("%g:%g:+%g", r.From, r.To, r.Step)
+		by := r.Step
 		if r.To < r.From {
-			spec = fmt.Sprintf("%g:%g:-%g", r.From, r.To, r.Step)
+			by = -by
 		}
-		p, err := load.ParseRate(spec, time.Duration(r.StepMS)*time.Millisecond)
+		p, err := load.NewSteps(r.From, r.To, by, time.Duration(r.StepMS)*time.Millisecond)
 		if err != nil {
 			return nil, err
 		}

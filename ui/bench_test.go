@@ -3,10 +3,12 @@ package ui
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/rpckit/rpckit/load"
 	"github.com/rpckit/rpckit/load/report"
 )
 
@@ -147,5 +149,23 @@ func TestBenchEngines(t *testing.T) {
 	w.send(inFrame{T: "bench", ID: "bad", Bench: &benchRequest{Conn: id, Method: "rpckit.test.v1.Test/Echo", Engine: "h2load"}})
 	if f := w.until("error", nil); !strings.Contains(f.Error, `engine "h2load": want lean or grpc`) {
 		t.Errorf("unknown engine: %+v", f)
+	}
+}
+
+// TestBenchRampPacer: the page's ramp becomes load's steps, up or down.
+func TestBenchRampPacer(t *testing.T) {
+	lim := BenchLimits{}.withDefaults()
+	for _, c := range []struct {
+		ramp rampSpec
+		want []float64
+	}{{rampSpec{From: 50, To: 100, Step: 25, StepMS: 1000}, []float64{50, 75, 100}}, {rampSpec{From: 100, To: 50, Step: 25, StepMS: 1000}, []float64{100, 75, 50}}} {
+		p, err := benchPacer(benchRequest{Ramp: &c.ramp}, lim)
+		steps, ok := p.(load.Steps)
+		if err != nil || !ok || !slices.Equal(steps.Rates, c.want) || steps.Step != time.Second {
+			t.Errorf("ramp %+v: %+v, %v; want rates %v each 1s", c.ramp, p, err, c.want)
+		}
+	}
+	if _, err := benchPacer(benchRequest{Ramp: &rampSpec{From: 50, To: 100, Step: 0, StepMS: 1000}}, lim); err == nil || !strings.Contains(err.Error(), "step must not be zero") {
+		t.Errorf("zero step: %v", err)
 	}
 }
