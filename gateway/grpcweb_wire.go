@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rpckit/rpckit/invoke/mdvalue"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
@@ -185,7 +186,7 @@ func webTrailer(st *status.Status, trailer metadata.MD) []byte {
 	slices.Sort(keys)
 	for _, k := range keys {
 		for _, v := range trailer[k] {
-			fmt.Fprintf(&b, "%s: %s\r\n", k, metadataValue(k, v))
+			fmt.Fprintf(&b, "%s: %s\r\n", k, mdvalue.Encode(k, v))
 		}
 	}
 	return []byte(b.String())
@@ -199,7 +200,7 @@ func copyWebMetadata(h http.Header, md metadata.MD) {
 			continue
 		}
 		for _, v := range vs {
-			h.Add(k, metadataValue(k, v))
+			h.Add(k, mdvalue.Encode(k, v))
 		}
 		exposeHeader(h, k)
 	}
@@ -208,14 +209,6 @@ func copyWebMetadata(h http.Header, md metadata.MD) {
 // reservedMetadata reports keys of the transport, not the application.
 func reservedMetadata(k string) bool {
 	return k == "content-type" || strings.HasPrefix(k, "grpc-") || strings.HasPrefix(k, ":")
-}
-
-// metadataValue is v as a header value: binary (-bin) values in base64.
-func metadataValue(k, v string) string {
-	if strings.HasSuffix(k, "-bin") {
-		return base64.RawStdEncoding.EncodeToString([]byte(v))
-	}
-	return v
 }
 
 // statusDetailsBin is grpc-status-details-bin: the google.rpc.Status in
@@ -229,7 +222,7 @@ func statusDetailsBin(st *status.Status) string {
 	if err != nil {
 		return ""
 	}
-	return base64.RawStdEncoding.EncodeToString(b)
+	return mdvalue.Encode("grpc-status-details-bin", string(b))
 }
 
 // encodeGRPCMessage percent-encodes a status message as grpc-message

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rpckit/rpckit/invoke"
+	"github.com/rpckit/rpckit/invoke/mdvalue"
 	"github.com/rpckit/rpckit/schema"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -254,7 +254,8 @@ func (h *Handler) codec(ctx context.Context, t *target) (invoke.JSONCodec, error
 }
 
 // metadataOf turns the page's key/value rows into metadata; values of -bin
-// keys are base64-decoded when they are valid base64, as the CLI does.
+// keys are base64-decoded when they are valid base64 (padded or not), as
+// the CLI does.
 func metadataOf(rows [][2]string) metadata.MD {
 	md := metadata.MD{}
 	for _, kv := range rows {
@@ -262,13 +263,7 @@ func metadataOf(rows [][2]string) metadata.MD {
 		if k == "" {
 			continue
 		}
-		v := kv[1]
-		if strings.HasSuffix(k, "-bin") {
-			if b, err := base64.StdEncoding.DecodeString(v); err == nil {
-				v = string(b)
-			}
-		}
-		md.Append(k, v)
+		md.Append(k, mdvalue.DecodeOrKeep(k, kv[1]))
 	}
 	return md
 }
@@ -278,10 +273,7 @@ func rowsOf(md metadata.MD) [][2]string {
 	rows := [][2]string{}
 	for k, vs := range md {
 		for _, v := range vs {
-			if strings.HasSuffix(k, "-bin") {
-				v = base64.StdEncoding.EncodeToString([]byte(v))
-			}
-			rows = append(rows, [2]string{k, v})
+			rows = append(rows, [2]string{k, mdvalue.Text(k, v)})
 		}
 	}
 	sort.SliceStable(rows, func(i, j int) bool { return rows[i][0] < rows[j][0] })

@@ -2,13 +2,13 @@ package cli
 
 import (
 	"context"
-	"encoding/base64"
 	"os"
 	"regexp"
 	"strings"
 	"time"
 
 	"github.com/rpckit/rpckit/invoke"
+	"github.com/rpckit/rpckit/invoke/mdvalue"
 	"github.com/rpckit/rpckit/schema"
 	"github.com/rpckit/rpckit/transcode"
 	"github.com/spf13/cobra"
@@ -54,7 +54,7 @@ var envRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
 
 // parseHeaders reads 'key: value' pairs; ${VAR} in values is replaced by the
 // environment variable, and values of -bin keys are base64-decoded when
-// they are valid base64.
+// they are valid base64 (padded or not).
 func parseHeaders(hdrs []string) (metadata.MD, error) {
 	md := metadata.MD{}
 	for _, h := range hdrs {
@@ -66,12 +66,7 @@ func parseHeaders(hdrs []string) (metadata.MD, error) {
 		value = envRef.ReplaceAllStringFunc(strings.TrimSpace(value), func(ref string) string {
 			return os.Getenv(envRef.FindStringSubmatch(ref)[1])
 		})
-		if strings.HasSuffix(key, "-bin") {
-			if b, err := base64.StdEncoding.DecodeString(value); err == nil {
-				value = string(b)
-			}
-		}
-		md.Append(key, value)
+		md.Append(key, mdvalue.DecodeOrKeep(key, value))
 	}
 	return md, nil
 }

@@ -1,10 +1,10 @@
 package lean
 
 import (
-	"encoding/base64"
 	"strconv"
 	"strings"
 
+	"github.com/rpckit/rpckit/invoke/mdvalue"
 	"golang.org/x/net/http2"
 	"golang.org/x/net/http2/hpack"
 	"google.golang.org/grpc/codes"
@@ -107,7 +107,9 @@ func (t *transport) onField(f hpack.HeaderField) {
 	case "grpc-message":
 		s.grpcMessage = f.Value
 	case "grpc-status-details-bin":
-		s.details, _ = decodeBinary(f.Value)
+		if d, err := mdvalue.Decode(f.Name, f.Value); err == nil {
+			s.details = []byte(d)
+		}
 	default:
 		t.keepMetadata(s, f)
 	}
@@ -124,12 +126,7 @@ func (t *transport) keepMetadata(s *stream, f hpack.HeaderField) {
 	if target == nil || strings.HasPrefix(f.Name, ":") {
 		return
 	}
-	v := f.Value
-	if strings.HasSuffix(f.Name, "-bin") {
-		if b, err := decodeBinary(v); err == nil {
-			v = string(b)
-		}
-	}
+	v := mdvalue.DecodeOrKeep(f.Name, f.Value)
 	if *md == nil {
 		*md = metadata.MD{}
 	}
@@ -139,13 +136,6 @@ func (t *transport) keepMetadata(s *stream, f hpack.HeaderField) {
 func isGRPCContentType(v string) bool {
 	rest, ok := strings.CutPrefix(v, "application/grpc")
 	return ok && (rest == "" || rest[0] == '+' || rest[0] == ';')
-}
-
-func decodeBinary(v string) ([]byte, error) {
-	if len(v)%4 == 0 {
-		return base64.StdEncoding.DecodeString(v)
-	}
-	return base64.RawStdEncoding.DecodeString(v)
 }
 
 // endHeaders applies a complete header block to its stream: the response

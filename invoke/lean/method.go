@@ -1,11 +1,11 @@
 package lean
 
 import (
-	"encoding/base64"
 	"encoding/binary"
 	"fmt"
 	"strings"
 
+	"github.com/rpckit/rpckit/invoke/mdvalue"
 	"golang.org/x/net/http2/hpack"
 	"google.golang.org/grpc/metadata"
 )
@@ -40,10 +40,7 @@ func NewMethod(path string, opts MethodOptions) (*Method, error) {
 		}
 		key = strings.ToLower(key)
 		for _, v := range values {
-			if strings.HasSuffix(key, "-bin") {
-				v = base64.RawStdEncoding.EncodeToString([]byte(v))
-			}
-			m.md = append(m.md, hpack.HeaderField{Name: key, Value: v})
+			m.md = append(m.md, hpack.HeaderField{Name: key, Value: mdvalue.Encode(key, v)})
 		}
 	}
 	return m, nil
