@@ -52,7 +52,7 @@ type benchProgress struct {
 
 type benchEnd struct {
 	Stopped  bool      `json:"stopped"`
-	JSON     string    `json:"json"` // report.WriteJSON's output, byte for byte
+	JSON     string    `json:"json"` // rpckit bench --format json's output (report.JSONOptions), byte for byte
 	Text     string    `json:"text"` // report.WriteText's
 	Verdicts []verdict `json:"verdicts,omitempty"`
 }
@@ -150,7 +150,7 @@ func msOf(d time.Duration) float64 { return float64(d) / float64(time.Millisecon
 
 func benchResult(res *load.Result, slo report.SLO, stopped bool) (*benchEnd, error) {
 	var js, text bytes.Buffer
-	if err := report.WriteJSON(&js, res); err != nil {
+	if err := (report.JSONOptions{SLO: slo}).Write(&js, res); err != nil {
 		return nil, err
 	}
 	if err := report.WriteText(&text, res, report.TextOptions{}); err != nil {

@@ -31,7 +31,7 @@ import (
 //	error    {id, error, path?}     a request the codec refused (the call goes on) or a failure to start
 //	end      {id, result}           how the call ended (status, trailers, details, counts)
 //	progress {id, progress}         a load test's second
-//	benchend {id, result, ...}      a load test's result, as report.WriteJSON writes it
+//	benchend {id, result, ...}      a load test's result, as rpckit bench --format json writes it
 type inFrame struct {
 	T         string          `json:"t"`
 	ID        string          `json:"id"`
