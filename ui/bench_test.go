@@ -173,3 +173,31 @@ func TestBenchRampPacer(t *testing.T) {
 		t.Errorf("zero step: %v", err)
 	}
 }
+
+// TestBenchLeanOverTLS: the lean engine dials with the connection's TLS
+// settings (CA, server name, client certificate), as grpc-go did.
+func TestBenchLeanOverTLS(t *testing.T) {
+	p := newPage(t, Options{})
+	ca := readFile(t, fx.Certs.CA)
+	for name, req := range map[string]connectRequest{
+		"tls":                  {Target: fx.TLS, TLS: tlsMaterial{CA: ca}},
+		"tls with server name": {Target: fx.TLS, TLS: tlsMaterial{CA: ca, ServerName: "localhost"}},
+		"mtls":                 {Target: fx.MTLS, TLS: tlsMaterial{CA: ca, Cert: readFile(t, fx.Certs.ClientCert), Key: readFile(t, fx.Certs.ClientKey)}},
+	} {
+		id := p.connect(req).ID
+		w := p.ws()
+		w.send(inFrame{T: "bench", ID: "t", Bench: &benchRequest{Conn: id, Method: "rpckit.test.v1.Test/Echo",
+			Body: json.RawMessage(`{}`), Concurrency: 1, DurationMS: 300}})
+		end := w.until("benchend", func(f frame) {
+			if f.T == "error" {
+				t.Fatalf("%s: %s", name, f.Error)
+			}
+		})
+		var res benchEnd
+		json.Unmarshal(end.Result, &res)
+		r, err := report.ReadJSON(strings.NewReader(res.JSON))
+		if err != nil || r.Calls == 0 || r.Errors != 0 {
+			t.Errorf("%s: %v, calls %d errors %d codes %v", name, err, r.Calls, r.Errors, r.Codes)
+		}
+	}
+}
