@@ -4,7 +4,8 @@
 // and knee of a ramp, side-by-side comparisons, and a self-contained HTML
 // page with plots comparing several runs (WriteHTML). Every rendering
 // counts failed calls apart: never in rates or in the latency figures of
-// successful calls. The JSON form is versioned (JSONSchema).
+// successful calls. The JSON form is versioned (JSONSchema). UPlot gives
+// the page's plotting library as files, for pages (the ui's) that serve it.
 //
 // Units: JSON and CSV give durations as float milliseconds, in fields and
 // columns named with an "_ms" suffix, and rates as calls per second
