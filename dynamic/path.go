@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"google.golang.org/protobuf/encoding/protowire"
+
+	"github.com/rpckit/rpckit/internal/pathsyntax"
 )
 
 // StepKind says what a Step selects.
@@ -126,98 +128,37 @@ func (p Path) String() string {
 func ParsePath(s string) (Path, error) {
 	var p Path
 	for i := 0; i < len(s); {
-		step, n, err := parseStep(s, i, len(p) == 0)
+		st, n, err := pathsyntax.Next(s, i, len(p) == 0, 1, int64(protowire.MaxValidNumber))
 		if err != nil {
-			return nil, err
+			se := err.(*pathsyntax.Error)
+			return nil, pathErr(s, se.Offset, se.Msg)
 		}
-		p = append(p, step)
+		p = append(p, stepOf(st))
 		i = n
 	}
 	return p, nil
 }
 
-func parseStep(s string, i int, first bool) (Step, int, error) {
-	switch {
-	case s[i] == '[':
-		return parseBracket(s, i)
-	case s[i] == '.' && !first:
-		return parseName(s, i+1)
-	case first:
-		return parseName(s, i)
-	}
-	return Step{}, 0, pathErr(s, i, "want '.' or '['")
-}
-
-func parseName(s string, i int) (Step, int, error) {
-	j := i
-	for j < len(s) && isIdent(s[j]) {
-		j++
-	}
-	name := s[i:j]
-	if name == "" {
-		return Step{}, 0, pathErr(s, i, "want a field name or number")
-	}
-	if n, err := strconv.ParseUint(name, 10, 32); err == nil {
-		if n == 0 || n > uint64(protowire.MaxValidNumber) {
-			return Step{}, 0, pathErr(s, i, "bad field number")
+// stepOf converts a parsed step.
+func stepOf(st pathsyntax.Step) Step {
+	switch st.Kind {
+	case pathsyntax.Field:
+		if st.Name != "" {
+			return FieldStep(st.Name)
 		}
-		return NumberStep(protowire.Number(n)), j, nil
+		return NumberStep(protowire.Number(st.Num))
+	case pathsyntax.Index:
+		return IndexStep(st.Index)
 	}
-	return FieldStep(name), j, nil
-}
-
-func parseBracket(s string, i int) (Step, int, error) {
-	end, err := bracketEnd(s, i)
-	if err != nil {
-		return Step{}, 0, err
+	switch st.KeyKind {
+	case pathsyntax.String:
+		return KeyStep(StringKey(st.Str))
+	case pathsyntax.Int:
+		return KeyStep(IntKey(st.Int))
+	case pathsyntax.Uint:
+		return KeyStep(UintKey(st.Uint))
 	}
-	in := s[i+1 : end]
-	if strings.HasPrefix(in, `"`) {
-		str, err := strconv.Unquote(in)
-		if err != nil {
-			return Step{}, 0, pathErr(s, i, "bad string key")
-		}
-		return KeyStep(StringKey(str)), end + 1, nil
-	}
-	step, ok := parseScalarKey(in)
-	if !ok {
-		return Step{}, 0, pathErr(s, i, "bad index or key")
-	}
-	return step, end + 1, nil
-}
-
-// bracketEnd returns the index of the ']' closing the '[' at i, skipping
-// over a quoted string.
-func bracketEnd(s string, i int) (int, error) {
-	quoted := false
-	for j := i + 1; j < len(s); j++ {
-		switch c := s[j]; {
-		case quoted && c == '\\':
-			j++
-		case c == '"':
-			quoted = !quoted
-		case !quoted && c == ']':
-			return j, nil
-		}
-	}
-	return 0, pathErr(s, i, "unclosed '['")
-}
-
-func parseScalarKey(in string) (Step, bool) {
-	switch in {
-	case "true", "false":
-		return KeyStep(BoolKey(in == "true")), true
-	}
-	if i, err := strconv.ParseInt(in, 10, 64); err == nil {
-		if i >= 0 && int64(int(i)) == i {
-			return IndexStep(int(i)), true
-		}
-		return KeyStep(IntKey(i)), true
-	}
-	if u, err := strconv.ParseUint(in, 10, 64); err == nil {
-		return KeyStep(UintKey(u)), true
-	}
-	return Step{}, false
+	return KeyStep(BoolKey(st.Uint == 1))
 }
 
 // PathSyntaxError reports a path that does not parse.
@@ -233,10 +174,6 @@ func (e *PathSyntaxError) Error() string {
 
 func pathErr(s string, i int, msg string) error {
 	return &PathSyntaxError{Path: s, Offset: i, Msg: msg}
-}
-
-func isIdent(c byte) bool {
-	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }

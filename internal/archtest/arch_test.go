@@ -75,10 +75,10 @@ func TestPurePackages(t *testing.T) {
 }
 
 // thriftPure are the Thrift packages held to the standard library: the
-// IDL model and the wire protocols.
-var thriftPure = []string{"thrift/idl", "thrift/wire"}
+// IDL model, the wire protocols and the in-place edits.
+var thriftPure = []string{"thrift/idl", "thrift/wire", "thrift/dynamic"}
 
-// TestThriftPurePackages: thrift/idl and thrift/wire import only the
+// TestThriftPurePackages: thrift/idl, thrift/wire and thrift/dynamic import only the
 // standard library and the internal leaves, reach no network, and neither
 // exit nor log (no os, no log).
 func TestThriftPurePackages(t *testing.T) {
@@ -125,7 +125,7 @@ func TestLoadHasNoRPC(t *testing.T) {
 // allowed lists, for library packages, the module packages they may import.
 var allowed = map[string][]string{
 	"wire":      {},
-	"dynamic":   {"wire", "internal/utf8x", "internal/errtext"},
+	"dynamic":   {"wire", "internal/utf8x", "internal/errtext", "internal/pathsyntax"},
 	"transcode": {"wire", "dynamic", "internal/utf8x", "internal/errtext"},
 	"schema":    {"internal/errtext"},
 	"invoke":    {"schema", "dynamic", "transcode", "wire"},
@@ -146,10 +146,14 @@ var allowed = map[string][]string{
 	// internal leaves (TestThriftPurePackages holds the rest).
 	"thrift/idl":  {"internal/utf8x", "internal/errtext"},
 	"thrift/wire": {"internal/utf8x", "internal/errtext"},
+	"thrift/dynamic": {"thrift/idl", "thrift/wire", "internal/utf8x", "internal/errtext",
+		"internal/pathsyntax"},
 
 	// Leaves under dynamic and transcode: the standard library and x/sys/cpu.
 	"internal/utf8x":   {},
 	"internal/errtext": {},
+	// The path syntax of dynamic and thrift/dynamic: the standard library only.
+	"internal/pathsyntax": {},
 	// A leaf under gateway, ui and server: the standard library only.
 	"internal/bodytimeout": {},
 }

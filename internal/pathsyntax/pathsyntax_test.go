@@ -1,0 +1,46 @@
+package pathsyntax
+
+import "testing"
+
+func TestNextNumberRange(t *testing.T) {
+	tests := []struct {
+		in       string
+		min, max int64
+		ok       bool
+	}{
+		{"0", 0, 32767, true},
+		{"0", 1, 1 << 29, false},
+		{"32767", 0, 32767, true},
+		{"32768", 0, 32767, false},
+		{"99999999999", 0, 32767, true}, // too long for a number: a name
+	}
+	for _, tc := range tests {
+		st, _, err := Next(tc.in, 0, true, tc.min, tc.max)
+		if (err == nil) != tc.ok {
+			t.Errorf("Next(%q, %d..%d) = %+v, %v", tc.in, tc.min, tc.max, st, err)
+		}
+	}
+}
+
+func TestNextSteps(t *testing.T) {
+	s := `a.7["k\"]"][-3][2][true]`
+	want := []Step{
+		{Kind: Field, Name: "a"},
+		{Kind: Field, Num: 7},
+		{Kind: Key, KeyKind: String, Str: `k"]`},
+		{Kind: Key, KeyKind: Int, Int: -3},
+		{Kind: Index, Index: 2, KeyKind: Int, Int: 2},
+		{Kind: Key, KeyKind: Bool, Uint: 1},
+	}
+	i := 0
+	for n := 0; i < len(s); n++ {
+		st, next, err := Next(s, i, n == 0, 0, 32767)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n >= len(want) || st != want[n] {
+			t.Fatalf("step %d = %+v", n, st)
+		}
+		i = next
+	}
+}
