@@ -1,0 +1,102 @@
+package dynamic_test
+
+import (
+	"testing"
+
+	"github.com/apache/thrift/lib/go/thrift"
+	"github.com/rpckit/rpckit/internal/benchpair"
+	"github.com/rpckit/rpckit/internal/gen/thrift/rpckit/bench"
+	"github.com/rpckit/rpckit/internal/thriftfixture"
+	"github.com/rpckit/rpckit/thrift/dynamic"
+	"github.com/rpckit/rpckit/thrift/wire"
+)
+
+// deepPaths are the fields BenchmarkTargets' Get reads, one per specimen:
+// for Medium and Large a field of a struct in a map near the end of the
+// struct, so that Get skips most of the bytes before it.
+var deepPaths = map[string]string{
+	"small":  "name",
+	"medium": `byName["by-2 naïve"].name`,
+	"large":  `main.byName["by-2 naïve"].name`,
+}
+
+// deepGo reads the same field from the generated value.
+var deepGo = map[string]func(thrift.TStruct) string{
+	"small":  func(s thrift.TStruct) string { return s.(*bench.Small).Name },
+	"medium": func(s thrift.TStruct) string { return s.(*bench.Medium).ByName["by-2 naïve"].Name },
+	"large":  func(s thrift.TStruct) string { return s.(*bench.Large).Main.ByName["by-2 naïve"].Name },
+}
+
+// generated holds the generated code's side of a benchmark: a memory
+// transport to read from and write to, and a protocol over it.
+type generated struct {
+	b    testing.TB
+	in   []byte
+	buf  *thrift.TMemoryBuffer
+	prot thrift.TProtocol
+}
+
+func newGenerated(b testing.TB, p wire.Protocol, in []byte) *generated {
+	buf := thrift.NewTMemoryBufferLen(2 * len(in))
+	return &generated{b, in, buf, thriftfixture.Protocol(p, buf)}
+}
+
+// read reads the input into a new value of the named struct.
+func (g *generated) read(name string) thrift.TStruct {
+	g.buf.Reset()
+	g.buf.Write(g.in)
+	s := thriftfixture.New(name)
+	if err := s.Read(ctx, g.prot); err != nil {
+		g.b.Fatal(err)
+	}
+	return s
+}
+
+// write writes s, leaving its bytes in the transport.
+func (g *generated) write(s thrift.TStruct) {
+	g.buf.Reset()
+	if err := s.Write(ctx, g.prot); err != nil {
+		g.b.Fatal(err)
+	}
+	if err := g.prot.Flush(ctx); err != nil {
+		g.b.Fatal(err)
+	}
+}
+
+// eachSpecimen runs fn for every specimen in both protocols.
+func eachSpecimen(b *testing.B, fn func(b *testing.B, s thriftfixture.Specimen, p wire.Protocol, data []byte)) {
+	for _, s := range thriftfixture.Specimens {
+		for _, pr := range thriftfixture.Protocols {
+			data := readSpecimen(b, s.Name, pr.Ext)
+			b.Run(s.Name+"."+pr.Ext, func(b *testing.B) { fn(b, s, pr.Proto, data) })
+		}
+	}
+}
+
+// BenchmarkTargets pairs each operation with the generated code doing the
+// same work (internal/benchpair) and reports x, the generated code's time
+// over ours, on every specimen in both protocols. The targets are on
+// Medium:
+//
+//	Get     one deep field, against Read then the field      >= 20x
+func BenchmarkTargets(b *testing.B) {
+	b.Run("Get", func(b *testing.B) { eachSpecimen(b, benchGet) })
+}
+
+func benchGet(b *testing.B, s thriftfixture.Specimen, p wire.Protocol, data []byte) {
+	g := newGenerated(b, p, data)
+	v := dynamic.NewValue(benchType(b, s.Type), p, data)
+	path := dynamic.MustParsePath(deepPaths[s.Name])
+	want := deepGo[s.Name](g.read(s.Type))
+	if got, err := v.Get(path); err != nil || got.String() != want {
+		b.Fatalf("Get(%s) = %q, %v; want %q", path, got.String(), err, want)
+	}
+	var sink int
+	benchpair.Compare(b, func() { sink += len(deepGo[s.Name](g.read(s.Type))) }, func() {
+		got, err := v.Get(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sink += len(got.Binary())
+	})
+}
