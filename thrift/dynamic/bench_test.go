@@ -79,8 +79,73 @@ func eachSpecimen(b *testing.B, fn func(b *testing.B, s thriftfixture.Specimen, 
 // Medium:
 //
 //	Get     one deep field, against Read then the field      >= 20x
+//	Set     one field, against Read, change, Write           >= 10x
+//	Delete  one field, against Read, clear, Write            >= 10x
 func BenchmarkTargets(b *testing.B) {
 	b.Run("Get", func(b *testing.B) { eachSpecimen(b, benchGet) })
+	b.Run("Set", func(b *testing.B) { eachSpecimen(b, benchSet) })
+	b.Run("Delete", func(b *testing.B) { eachSpecimen(b, benchDelete) })
+}
+
+// setPaths and setGo are the field Set changes in each specimen, a string
+// in a nested struct, and the same change on the generated value.
+var setPaths = map[string]string{"small": "name", "medium": "head.name", "large": "main.head.name"}
+
+var setGo = map[string]func(thrift.TStruct){
+	"small":  func(s thrift.TStruct) { s.(*bench.Small).Name = "a new name" },
+	"medium": func(s thrift.TStruct) { s.(*bench.Medium).Head.Name = "a new name" },
+	"large":  func(s thrift.TStruct) { s.(*bench.Large).Main.Head.Name = "a new name" },
+}
+
+// deletePaths and deleteGo are the field Delete drops in each specimen.
+var deletePaths = map[string]string{"small": "name", "medium": "head", "large": "main"}
+
+var deleteGo = map[string]func(thrift.TStruct){
+	"small":  func(s thrift.TStruct) { s.(*bench.Small).Name = "" },
+	"medium": func(s thrift.TStruct) { s.(*bench.Medium).Head = nil },
+	"large":  func(s thrift.TStruct) { s.(*bench.Large).Main = nil },
+}
+
+func benchSet(b *testing.B, s thriftfixture.Specimen, p wire.Protocol, data []byte) {
+	path := dynamic.MustParsePath(setPaths[s.Name])
+	benchEdit(b, s, p, data, setGo[s.Name], func(v dynamic.Value, dst []byte) ([]byte, error) {
+		return v.Set(dst, path, dynamic.StringVal("a new name"))
+	})
+}
+
+func benchDelete(b *testing.B, s thriftfixture.Specimen, p wire.Protocol, data []byte) {
+	path := dynamic.MustParsePath(deletePaths[s.Name])
+	benchEdit(b, s, p, data, deleteGo[s.Name], func(v dynamic.Value, dst []byte) ([]byte, error) {
+		return v.Delete(dst, path)
+	})
+}
+
+// benchEdit pairs an edit of the bytes, into a reused buffer, with the
+// generated code's Read, change and Write, after checking that the two
+// give the same value.
+func benchEdit(b *testing.B, s thriftfixture.Specimen, p wire.Protocol, data []byte,
+	change func(thrift.TStruct), edit func(dynamic.Value, []byte) ([]byte, error)) {
+	g := newGenerated(b, p, data)
+	v := dynamic.NewValue(benchType(b, s.Type), p, data)
+	out, err := edit(v, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	want := g.read(s.Type)
+	change(want)
+	if !sameValue(b, p, decode(b, p, s.Type, out), want) {
+		b.Fatal("the edit and the generated code's change differ")
+	}
+	buf := make([]byte, 0, 2*len(data))
+	benchpair.Compare(b, func() {
+		m := g.read(s.Type)
+		change(m)
+		g.write(m)
+	}, func() {
+		if _, err := edit(v, buf); err != nil {
+			b.Fatal(err)
+		}
+	})
 }
 
 func benchGet(b *testing.B, s thriftfixture.Specimen, p wire.Protocol, data []byte) {

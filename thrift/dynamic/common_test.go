@@ -1,6 +1,7 @@
 package dynamic_test
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -105,4 +106,13 @@ func itoa(i int) string {
 		return string(rune('0' + i))
 	}
 	return itoa(i/10) + string(rune('0'+i%10))
+}
+
+func parseIDL(src []byte) (*idl.File, error) { return idl.Parse("t.thrift", src, idl.Options{}) }
+
+// sameValue reports whether two generated values are equal: their
+// encodings, map entries sorted, are (maps keyed by struct pointers defeat
+// reflect.DeepEqual).
+func sameValue(t testing.TB, p wire.Protocol, a, b thrift.TStruct) bool {
+	return bytes.Equal(encode(t, p, a), encode(t, p, b))
 }

@@ -112,6 +112,7 @@ func (v Value) field(f *Field, p Path, i int, s *site) (Value, error) {
 		return Value{}, wrapWire(err, p, i+1)
 	}
 	*s = site{kind: StepField, stop: it.Offset() - 1, prev: last}
+	s.rec.ID, s.rec.Type = f.ID, f.Type.Wire
 	return v.absent(f.Type), nil
 }
 
@@ -124,6 +125,9 @@ func (v Value) index(idx int, p Path, i int, s *site) (Value, error) {
 	elem := v.t.Elem
 	if n > 0 && et != elem.Wire {
 		return Value{}, misfit(v.start, p[:i].String(), "elements of type "+et.String()+", want "+elem.Wire.String())
+	}
+	if n == 0 {
+		et = elem.Wire
 	}
 	*s = site{kind: StepIndex, hdr: v.start, body: off, n: n, et: et}
 	if idx >= n {
@@ -189,6 +193,9 @@ func (v Value) entry(k Key, p Path, i int, s *site) (Value, error) {
 	}
 	if n > 0 && (kt != v.t.Key.Wire || vt != v.t.Elem.Wire) {
 		return Value{}, misfit(v.start, p[:i].String(), "entries of type "+kt.String()+", "+vt.String()+", want "+v.t.Key.Wire.String()+", "+v.t.Elem.Wire.String())
+	}
+	if n == 0 {
+		kt, vt = v.t.Key.Wire, v.t.Elem.Wire
 	}
 	*s = site{kind: StepKey, hdr: v.start, body: off, n: n, kt: kt, et: vt}
 	for j := 0; j < n; j++ {
