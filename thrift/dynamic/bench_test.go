@@ -81,10 +81,42 @@ func eachSpecimen(b *testing.B, fn func(b *testing.B, s thriftfixture.Specimen, 
 //	Get     one deep field, against Read then the field      >= 20x
 //	Set     one field, against Read, change, Write           >= 10x
 //	Delete  one field, against Read, clear, Write            >= 10x
+//	Keep    to MediumPart, against Read, copy, Write part    >= 3x
+//	        (and Small to SmallPart; Large has no part type)
 func BenchmarkTargets(b *testing.B) {
 	b.Run("Get", func(b *testing.B) { eachSpecimen(b, benchGet) })
 	b.Run("Set", func(b *testing.B) { eachSpecimen(b, benchSet) })
 	b.Run("Delete", func(b *testing.B) { eachSpecimen(b, benchDelete) })
+	b.Run("Keep", func(b *testing.B) { eachSpecimen(b, benchKeep) })
+}
+
+// partGo is Keep done on the generated structs.
+var partGo = map[string]func(thrift.TStruct) thrift.TStruct{
+	"small":  func(s thrift.TStruct) thrift.TStruct { return smallPart(s.(*bench.Small)) },
+	"medium": func(s thrift.TStruct) thrift.TStruct { return mediumPart(s.(*bench.Medium)) },
+}
+
+func benchKeep(b *testing.B, s thriftfixture.Specimen, p wire.Protocol, data []byte) {
+	part := partGo[s.Name]
+	if part == nil {
+		b.Skip("no part type of " + s.Type)
+	}
+	g := newGenerated(b, p, data)
+	to := benchType(b, s.Type+"Part")
+	v := dynamic.NewValue(benchType(b, s.Type), p, data)
+	out, err := v.Keep(nil, to)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if !sameValue(b, p, decode(b, p, s.Type+"Part", out), part(g.read(s.Type))) {
+		b.Fatal("Keep and the generated code's copy differ")
+	}
+	buf := make([]byte, 0, len(data))
+	benchpair.Compare(b, func() { g.write(part(g.read(s.Type))) }, func() {
+		if _, err := v.Keep(buf, to); err != nil {
+			b.Fatal(err)
+		}
+	})
 }
 
 // setPaths and setGo are the field Set changes in each specimen, a string
