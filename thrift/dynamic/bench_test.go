@@ -83,11 +83,46 @@ func eachSpecimen(b *testing.B, fn func(b *testing.B, s thriftfixture.Specimen, 
 //	Delete  one field, against Read, clear, Write            >= 10x
 //	Keep    to MediumPart, against Read, copy, Write part    >= 3x
 //	        (and Small to SmallPart; Large has no part type)
+//	DOMLoad a reused Doc's Load, against Read                >= 2x
+//	DOMEdit Load, Set, AppendTo, against Read, change, Write (no target)
 func BenchmarkTargets(b *testing.B) {
 	b.Run("Get", func(b *testing.B) { eachSpecimen(b, benchGet) })
 	b.Run("Set", func(b *testing.B) { eachSpecimen(b, benchSet) })
 	b.Run("Delete", func(b *testing.B) { eachSpecimen(b, benchDelete) })
 	b.Run("Keep", func(b *testing.B) { eachSpecimen(b, benchKeep) })
+	b.Run("DOMLoad", func(b *testing.B) { eachSpecimen(b, benchDOMLoad) })
+	b.Run("DOMEdit", func(b *testing.B) { eachSpecimen(b, benchDOMEdit) })
+}
+
+func benchDOMLoad(b *testing.B, s thriftfixture.Specimen, p wire.Protocol, data []byte) {
+	g := newGenerated(b, p, data)
+	ty := benchType(b, s.Type)
+	d := dynamic.NewDoc()
+	benchpair.Compare(b, func() { g.read(s.Type) }, func() {
+		if err := d.Load(ty, p, data); err != nil {
+			b.Fatal(err)
+		}
+	})
+}
+
+func benchDOMEdit(b *testing.B, s thriftfixture.Specimen, p wire.Protocol, data []byte) {
+	ty := benchType(b, s.Type)
+	d := dynamic.NewDoc()
+	path := dynamic.MustParsePath(setPaths[s.Name])
+	buf := make([]byte, 0, 2*len(data))
+	benchEdit(b, s, p, data, setGo[s.Name], func(_ dynamic.Value, dst []byte) ([]byte, error) {
+		if err := d.Load(ty, p, data); err != nil {
+			return nil, err
+		}
+		if err := d.Set(path, dynamic.StringVal("a new name")); err != nil {
+			return nil, err
+		}
+		if dst == nil {
+			return d.Marshal(), nil
+		}
+		buf = d.AppendTo(buf[:0])
+		return buf, nil
+	})
 }
 
 // partGo is Keep done on the generated structs.
