@@ -59,7 +59,7 @@ func (k *rewriter) fields(dst []byte, off, depth int, decide func(h wire.FieldHe
 		read = h.ID
 		a := decide(h)
 		if a == dropField {
-			if off, err = k.p.SkipDepth(k.b, voff, h.Type, DefaultMaxDepth-depth); err != nil {
+			if off, err = skipField(k.p, k.b, voff, h, DefaultMaxDepth-depth); err != nil {
 				return dst, 0, wrapWire(err, nil, 0)
 			}
 			continue
@@ -191,4 +191,13 @@ func sameShape(from, to *Type) bool {
 		return sameShape(from.Elem, to.Elem)
 	}
 	return true
+}
+
+// skipField skips the value of the field whose header h ends at off: none
+// for a compact bool, which is in the header.
+func skipField(p wire.Protocol, b []byte, off int, h wire.FieldHeader, maxDepth int) (int, error) {
+	if h.Type == wire.Bool && p == wire.Compact {
+		return off, nil
+	}
+	return p.SkipDepth(b, off, h.Type, maxDepth)
 }

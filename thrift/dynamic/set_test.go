@@ -1,6 +1,7 @@
 package dynamic_test
 
 import (
+	"bytes"
 	"errors"
 	"reflect"
 	"testing"
@@ -133,7 +134,7 @@ func fillEncoded(t *testing.T, p wire.Protocol, e edit) edit {
 // TestSetCompactBool: a compact bool field holds its value in its header;
 // setting it rewrites the header, adding it computes the id delta.
 func TestSetCompactBool(t *testing.T) {
-	src := []byte(`struct B { 1: bool a, 2: i32 n, 7: bool b }`)
+	src := []byte(`struct B { 1: bool a, 2: i32 n, 7: bool b } struct N { 2: i32 n }`)
 	f, err := parseIDL(src)
 	if err != nil {
 		t.Fatal(err)
@@ -158,6 +159,12 @@ func TestSetCompactBool(t *testing.T) {
 		n, _ := w.Get(dynamic.MustParsePath("n"))
 		if a.Bool() || !bb.Bool() || n.Int() != 5 || dynamic.Validate(ty, p, out) != nil {
 			t.Fatalf("%v: a %v b %v n %d: % x", p, a.Bool(), bb.Bool(), n.Int(), out)
+		}
+		// Keep drops bool fields whose value is in their header.
+		kept, err := w.Keep(nil, c.Type(f.Type("N")))
+		want := p.AppendStop(p.AppendI32(p.AppendFieldHeader(nil, wire.I32, 2, 0), 5))
+		if err != nil || !bytes.Equal(kept, want) {
+			t.Fatalf("%v: Keep = % x, %v; want % x", p, kept, err, want)
 		}
 	}
 }

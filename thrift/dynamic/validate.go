@@ -122,7 +122,7 @@ func (vd *validator) structValue(off int, t *Type, depth int) (int, error) {
 // field validates the field whose header is at start and value at off.
 func (vd *validator) field(start, off int, f *Field, h wire.FieldHeader, seen []uint64, depth int) (int, error) {
 	if f == nil {
-		end, err := vd.p.SkipDepth(vd.b, off, h.Type, vd.max-depth)
+		end, err := skipField(vd.p, vd.b, off, h, vd.max-depth)
 		return end, vd.wrap(err)
 	}
 	if h.Type != f.Type.Wire {
