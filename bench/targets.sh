@@ -16,6 +16,8 @@
 #              generated types, each baseline from the same input to the
 #              same output (UnmarshalParse: against protojson.Unmarshal
 #              alone, which stops short of the wire bytes)
+#   thrift/dynamic BenchmarkTargets: the Thrift Medium specimen, binary and
+#              compact, against the Apache Thrift generated code
 #   interceptor BenchmarkChainCostPaired/server: unary echo calls/s with the
 #              standard server chain over bare grpc-go; the links/ rows, the
 #              cost of one link of it alone (header: a constant response
@@ -33,6 +35,7 @@ trap 'rm -rf "$tmp"' EXIT
 for pkg in dynamic transcode interceptor; do
   go test -c -o "$tmp/$pkg.test" "./$pkg"
 done
+go test -c -o "$tmp/thrift-dynamic.test" ./thrift/dynamic
 for run in $(seq "$RUNS"); do
   for pkg in dynamic transcode; do
     (cd "$pkg" && "$tmp/$pkg.test" -test.run '^$' -test.bench '^BenchmarkTargets$' \
@@ -42,6 +45,13 @@ for run in $(seq "$RUNS"); do
           for (i = 3; i < NF; i++) if ($(i+1) == "x") print pkg, name, $i
         }' >> "$tmp/ratios"
   done
+  (cd thrift/dynamic && "$tmp/thrift-dynamic.test" -test.run '^$' \
+    -test.bench '^BenchmarkTargets$/^(Get|Set|Delete|Keep|DOMLoad)$/^medium[.]' \
+    -test.benchtime "${ROUNDS}x") | awk '
+      /^BenchmarkTargets\// {
+        name = $1; sub(/^BenchmarkTargets\//, "", name); sub(/-[0-9]+$/, "", name)
+        for (i = 3; i < NF; i++) if ($(i+1) == "x") print "thrift/dynamic", name, $i
+      }' >> "$tmp/ratios"
   (cd interceptor && "$tmp/interceptor.test" -test.run '^$' \
     -test.bench '^BenchmarkChainCostPaired$/^(server|links)$' -test.benchtime "${ROUNDS}x") | awk '
       /^BenchmarkChainCostPaired\// {
@@ -60,6 +70,16 @@ dynamic Keep faster 3.5
 dynamic DOMLoad faster 5
 dynamic DOMSerialize faster 2.5
 dynamic Validate faster 30
+thrift/dynamic Get/medium.binary faster 20
+thrift/dynamic Get/medium.compact faster 20
+thrift/dynamic Set/medium.binary faster 10
+thrift/dynamic Set/medium.compact faster 10
+thrift/dynamic Delete/medium.binary faster 10
+thrift/dynamic Delete/medium.compact faster 10
+thrift/dynamic Keep/medium.binary faster 3
+thrift/dynamic Keep/medium.compact faster 3
+thrift/dynamic DOMLoad/medium.binary faster 2
+thrift/dynamic DOMLoad/medium.compact faster 2
 transcode Marshal/Small faster 8
 transcode Marshal/Medium faster 11
 transcode Unmarshal/Small faster 7
