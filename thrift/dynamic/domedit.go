@@ -4,7 +4,9 @@ import (
 	"github.com/rpckit/rpckit/thrift/wire"
 )
 
-// Set sets the value at p to x, with the semantics of Value.Set.
+// Set sets the value at p to x, with the semantics of Value.Set. A struct
+// or container set whole is one node from then on: paths under it reach
+// nothing until the Doc is loaded again.
 func (d *Doc) Set(p Path, x Val) error {
 	f, err := d.find(p)
 	if err != nil {

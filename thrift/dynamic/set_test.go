@@ -160,6 +160,17 @@ func TestSetCompactBool(t *testing.T) {
 		if a.Bool() || !bb.Bool() || n.Int() != 5 || dynamic.Validate(ty, p, out) != nil {
 			t.Fatalf("%v: a %v b %v n %d: % x", p, a.Bool(), bb.Bool(), n.Int(), out)
 		}
+		// The DOM does the same edits.
+		d := dynamic.NewDoc()
+		if err := d.Load(ty, p, b); err != nil {
+			t.Fatal(err)
+		}
+		if d.Set(dynamic.MustParsePath("a"), dynamic.BoolVal(false)) != nil || d.Set(dynamic.MustParsePath("b"), dynamic.BoolVal(true)) != nil {
+			t.Fatalf("%v: Doc.Set of a bool failed", p)
+		}
+		if got := d.Marshal(); !bytes.Equal(got, out) {
+			t.Fatalf("%v: Doc gives % x, Value.Set % x", p, got, out)
+		}
 		// Keep drops bool fields whose value is in their header.
 		kept, err := w.Keep(nil, c.Type(f.Type("N")))
 		want := p.AppendStop(p.AppendI32(p.AppendFieldHeader(nil, wire.I32, 2, 0), 5))
