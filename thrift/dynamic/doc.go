@@ -11,8 +11,10 @@
 // of any integer kind, bool or string); Value.Get follows it without
 // decoding what it does not need and without allocating. Set, Delete, Keep
 // (trim to a subset Type, such as Medium to MediumPart) and Mask (drop
-// paths) splice the bytes with one output allocation. Validate checks that
-// bytes are a well-formed struct of a Type.
+// paths) splice the bytes with one output allocation; the Doc DOM loads a
+// whole struct into a pooled node tree that points into the original
+// bytes, for many edits at once, and allocates nothing when reused.
+// Validate checks that bytes are a well-formed struct of a Type.
 //
 // Malformed input yields an *Error that names the offset, the path and a
 // wire.Code; nothing panics and nothing reads past the slice.
