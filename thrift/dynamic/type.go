@@ -105,20 +105,26 @@ func (t *Type) Cache() *Cache { return t.cache }
 // Cache is ready to use and safe for concurrent use; its Types live as
 // long as it does, and there is no process-wide one.
 type Cache struct {
-	mu    sync.Mutex
-	types map[*idl.Type]*Type
+	compiled sync.Map // *idl.Type -> *Type, read without the lock
+	mu       sync.Mutex
+	types    map[*idl.Type]*Type // named types, under mu while compiling
 }
 
 // Type returns the compiled Type of t, compiling it and every type it
 // reaches on first use. Named types (structs, enums, typedefs) are
 // compiled once per declaration; t must come from a parsed idl model.
 func (c *Cache) Type(t *idl.Type) *Type {
+	if ct, ok := c.compiled.Load(t); ok {
+		return ct.(*Type)
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.types == nil {
 		c.types = map[*idl.Type]*Type{}
 	}
-	return c.compile(t)
+	ct := c.compile(t)
+	c.compiled.Store(t, ct)
+	return ct
 }
 
 // Struct returns the compiled Type of the struct, union or exception s.
