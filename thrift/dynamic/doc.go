@@ -9,7 +9,9 @@
 // slice, never copied. A Path, in the syntax of the protobuf side, names
 // a field (by name or id), a list or set element or a map entry (by a key
 // of any integer kind, bool or string); Value.Get follows it without
-// decoding what it does not need and without allocating. Set, Delete, Keep
+// decoding what it does not need and without allocating; RangeFields,
+// RangeElems and RangeEntries walk a struct, a list or set, a map. Set,
+// Delete, Keep
 // (trim to a subset Type, such as Medium to MediumPart) and Mask (drop
 // paths) splice the bytes with one output allocation; the Doc DOM loads a
 // whole struct into a pooled node tree that points into the original
