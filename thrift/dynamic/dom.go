@@ -21,6 +21,10 @@ type Doc struct {
 	nodes    []node
 	walk     []int32 // the nodes an edit's path passes, to mark dirty
 	maxDepth int
+	// in is what load reads: src, or arena for a struct or container set
+	// whole (inArena), whose nodes then refer to the arena.
+	in      []byte
+	inArena bool
 }
 
 // node is one value. Its span is in src, or in arena for set values.
@@ -64,7 +68,7 @@ func (p *DocPool) Put(d *Doc) {
 
 // Reset empties d, keeping its memory.
 func (d *Doc) Reset() {
-	d.t, d.src, d.arena, d.nodes = nil, nil, d.arena[:0], d.nodes[:0]
+	d.t, d.src, d.in, d.arena, d.nodes = nil, nil, nil, d.arena[:0], d.nodes[:0]
 }
 
 // Type returns the Type of d's struct.
@@ -83,6 +87,7 @@ func (d *Doc) Load(t *Type, p wire.Protocol, b []byte) error {
 func (o DocOptions) Load(d *Doc, t *Type, p wire.Protocol, b []byte) error {
 	d.Reset()
 	d.t, d.p, d.src, d.maxDepth = t, p, b, o.MaxDepth
+	d.in, d.inArena = b, false
 	if d.maxDepth <= 0 {
 		d.maxDepth = DefaultMaxDepth
 	}
@@ -101,7 +106,7 @@ func (o DocOptions) Load(d *Doc, t *Type, p wire.Protocol, b []byte) error {
 
 // add appends a node and returns its index.
 func (d *Doc) add(t *Type, wt wire.Type, start int) int32 {
-	d.nodes = append(d.nodes, node{t: t, wt: wt, start: int32(start), first: -1, last: -1, next: -1})
+	d.nodes = append(d.nodes, node{t: t, wt: wt, start: int32(start), first: -1, last: -1, next: -1, arena: d.inArena})
 	return int32(len(d.nodes) - 1)
 }
 
@@ -124,7 +129,7 @@ func (d *Doc) load(off int, t *Type, wt wire.Type, depth int) (int32, int, error
 	switch {
 	case t == nil || t.Wire != wt:
 		d.nodes[i].t = nil
-		end, err = d.p.SkipDepth(d.src, off, wt, d.maxDepth-depth)
+		end, err = d.p.SkipDepth(d.in, off, wt, d.maxDepth-depth)
 		if err != nil {
 			err = wrapWire(err, nil, 0)
 		}
@@ -133,7 +138,7 @@ func (d *Doc) load(off int, t *Type, wt wire.Type, depth int) (int32, int, error
 	case wt == wire.List || wt == wire.Set || wt == wire.Map:
 		end, err = d.loadContainer(i, off, t, depth+1)
 	default:
-		end, err = d.p.Skip(d.src, off, wt)
+		end, err = d.p.Skip(d.in, off, wt)
 		if err != nil {
 			err = wrapWire(err, nil, 0)
 		}
@@ -148,7 +153,7 @@ func (d *Doc) loadStruct(i int32, off int, t *Type, depth int) (int, error) {
 	}
 	last := int16(0)
 	for {
-		h, voff, err := d.p.ConsumeFieldHeader(d.src, off, last)
+		h, voff, err := d.p.ConsumeFieldHeader(d.in, off, last)
 		if err != nil {
 			return 0, wrapWire(err, nil, 0)
 		}
@@ -180,12 +185,12 @@ func (d *Doc) loadContainer(i int32, off int, t *Type, depth int) (int, error) {
 	var kt, et wire.Type
 	var err error
 	if t.Wire == wire.Map {
-		kt, et, n, off, err = d.p.ConsumeMapHeader(d.src, off)
+		kt, et, n, off, err = d.p.ConsumeMapHeader(d.in, off)
 		if err == nil && n > 0 && (kt != t.Key.Wire || et != t.Elem.Wire) {
 			return 0, misfit(off, "", "entries of wire types "+kt.String()+", "+et.String()+", want "+t.Key.Wire.String()+", "+t.Elem.Wire.String())
 		}
 	} else {
-		et, n, off, err = d.p.ConsumeListHeader(d.src, off)
+		et, n, off, err = d.p.ConsumeListHeader(d.in, off)
 		if err == nil && n > 0 && et != t.Elem.Wire {
 			return 0, misfit(off, "", "elements of wire type "+et.String()+", want "+t.Elem.Wire.String())
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/apache/thrift/lib/go/thrift"
+	"github.com/rpckit/rpckit/internal/gen/thrift/rpckit/bench"
 
 	"github.com/rpckit/rpckit/thrift/dynamic"
 	"github.com/rpckit/rpckit/thrift/wire"
@@ -128,5 +129,52 @@ func TestDocErrors(t *testing.T) {
 	}
 	if !bytes.Equal(d.Marshal(), b) {
 		t.Error("failed edits changed the Doc")
+	}
+}
+
+// TestDocEditUnderSet: a struct or list set whole can be edited under,
+// as Value's edits one after the other do.
+func TestDocEditUnderSet(t *testing.T) {
+	for _, p := range []wire.Protocol{wire.Binary, wire.Compact} {
+		ty := benchType(t, "Medium")
+		b := encode(t, p, decode(t, p, "Medium", readSpecimen(t, "medium", map[wire.Protocol]string{wire.Binary: "binary", wire.Compact: "compact"}[p])))
+		small := encode(t, p, &bench.Small{Name: "set whole", Blob: []byte{1}})
+		items := p.AppendListHeader(nil, wire.Struct, 2)
+		items = append(append(items, small...), small...)
+		edits := []struct {
+			path string
+			x    *dynamic.Val
+		}{
+			{"head", val(dynamic.EncodedVal(small))},
+			{"head.name", val(dynamic.StringVal("then edited"))},
+			{"items", val(dynamic.EncodedVal(items))},
+			{"items[0]", nil},
+			{"items[0].id", val(dynamic.IntVal(42))},
+		}
+		d := dynamic.NewDoc()
+		if err := d.Load(ty, p, b); err != nil {
+			t.Fatal(err)
+		}
+		want := b
+		for _, e := range edits {
+			path := dynamic.MustParsePath(e.path)
+			var err, derr error
+			if e.x != nil {
+				want, err = dynamic.NewValue(ty, p, want).Set(nil, path, *e.x)
+				derr = d.Set(path, *e.x)
+			} else {
+				want, err = dynamic.NewValue(ty, p, want).Delete(nil, path)
+				derr = d.Delete(path)
+			}
+			if err != nil || derr != nil {
+				t.Fatalf("%v: %s: %v, %v", p, e.path, err, derr)
+			}
+		}
+		if got := d.Marshal(); !sameValue(t, p, decode(t, p, "Medium", got), decode(t, p, "Medium", want)) {
+			t.Fatalf("%v: the Doc and Value's edits differ", p)
+		}
+		if got, _ := dynamic.NewValue(ty, p, want).Get(dynamic.MustParsePath("items[0].id")); got.Int() != 42 {
+			t.Fatalf("%v: items[0].id = %d", p, got.Int())
+		}
 	}
 }

@@ -5,8 +5,7 @@ import (
 )
 
 // Set sets the value at p to x, with the semantics of Value.Set. A struct
-// or container set whole is one node from then on: paths under it reach
-// nothing until the Doc is loaded again.
+// or container set whole is loaded into nodes, which later edits reach.
 func (d *Doc) Set(p Path, x Val) error {
 	f, err := d.find(p)
 	if err != nil {
@@ -178,6 +177,24 @@ func (d *Doc) setNode(i int32, t *Type, x Val) string {
 	}
 	n = &d.nodes[i]
 	n.start, n.end, n.arena, n.first, n.last, n.dirty = int32(start), int32(len(d.arena)), true, -1, -1, false
+	return d.loadSet(i, t)
+}
+
+// loadSet loads the nodes under node i, a struct or container just set
+// whole from the arena, so that later edits reach under it.
+func (d *Doc) loadSet(i int32, t *Type) string {
+	var err error
+	d.in, d.inArena = d.arena, true
+	switch t.Wire {
+	case wire.Struct:
+		_, err = d.loadStruct(i, int(d.nodes[i].start), t, 1)
+	case wire.List, wire.Set, wire.Map:
+		_, err = d.loadContainer(i, int(d.nodes[i].start), t, 1)
+	}
+	d.in, d.inArena = d.src, false
+	if err != nil {
+		return "encoded value: " + err.Error()
+	}
 	return ""
 }
 
