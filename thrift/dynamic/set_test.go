@@ -27,16 +27,6 @@ func always(thrift.TStruct) bool { return true }
 
 func medium(s thrift.TStruct) *bench.Medium { return s.(*bench.Medium) }
 
-func firstKey[V any](m map[string]V) (string, bool) {
-	best, ok := "", false
-	for k := range m {
-		if !ok || k < best {
-			best, ok = k, true
-		}
-	}
-	return best, ok
-}
-
 var smallEdits = []edit{
 	{"tiny", val(dynamic.IntVal(-128)), always, func(s thrift.TStruct) { s.(*bench.Small).Tiny = -128 }},
 	{"id", val(dynamic.IntVal(1 << 40)), always, func(s thrift.TStruct) { s.(*bench.Small).ID = 1 << 40 }},
