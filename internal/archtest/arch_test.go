@@ -102,6 +102,20 @@ func TestThriftPurePackages(t *testing.T) {
 	}
 }
 
+// TestThriftClientImports: thrift/client, on the network, still takes no
+// third-party code: the standard library and the module only.
+func TestThriftClientImports(t *testing.T) {
+	p, ok := listPackages(t)["thrift/client"]
+	if !ok {
+		t.Fatal("thrift/client not found")
+	}
+	for _, imp := range p.imports {
+		if !standard(imp) && !strings.HasPrefix(imp, module+"/") {
+			t.Errorf("thrift/client imports %s; it takes only the standard library and the module", imp)
+		}
+	}
+}
+
 // standard reports whether an import path is the standard library's: its
 // first element has no dot.
 func standard(imp string) bool {
@@ -146,6 +160,8 @@ var allowed = map[string][]string{
 	// internal leaves (TestThriftPurePackages holds the rest).
 	"thrift/idl":  {"internal/utf8x", "internal/errtext"},
 	"thrift/wire": {"internal/utf8x", "internal/errtext"},
+	// The only Thrift package on the network: wire and idl, and the stdlib.
+	"thrift/client": {"thrift/wire", "thrift/idl"},
 
 	// Leaves under dynamic and transcode: the standard library and x/sys/cpu.
 	"internal/utf8x":   {},
