@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -65,12 +66,27 @@ func (c *Client) do(ctx context.Context, method string, t wire.MessageType, args
 	reply, keep, err := c.roundTrip(ctx, cn, method, t, args, out)
 	c.pool.put(cn, keep)
 	if err != nil {
-		if ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
-			err = fmt.Errorf("%w (%w)", context.Cause(ctx), err)
-		}
-		return nil, fmt.Errorf("thrift/client: %s: %w", method, err)
+		return nil, fmt.Errorf("thrift/client: %s: %w", method, c.cause(ctx, err))
 	}
 	return reply, nil
+}
+
+// cause names the context's end or the call timeout behind an I/O
+// timeout; the connection's deadline may fire before the context's timer.
+func (c *Client) cause(ctx context.Context, err error) error {
+	if _, ok := err.(*ApplicationError); ok {
+		return err
+	}
+	if ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
+		return fmt.Errorf("%w (%w)", context.Cause(ctx), err)
+	}
+	if !errors.Is(err, os.ErrDeadlineExceeded) {
+		return err
+	}
+	if _, ok := ctx.Deadline(); ok {
+		return fmt.Errorf("%w (%w)", context.DeadlineExceeded, err)
+	}
+	return fmt.Errorf("call timed out after %v: %w", c.opts.Timeout, err)
 }
 
 // roundTrip sends one call and reads its reply. keep reports whether the

@@ -2,7 +2,9 @@ package client_test
 
 import (
 	"context"
+	"log/slog"
 	"net"
+	"os"
 	"sync"
 	"testing"
 	"time"
@@ -12,6 +14,13 @@ import (
 	"github.com/rpckit/rpckit/thrift/client"
 	"github.com/rpckit/rpckit/thrift/wire"
 )
+
+// TestMain quiets the Apache server's logging of the connections the
+// error tests break on purpose.
+func TestMain(m *testing.M) {
+	slog.SetDefault(slog.New(slog.DiscardHandler))
+	os.Exit(m.Run())
+}
 
 // setup is one transport x protocol combination, served and called.
 type setup struct {
@@ -36,11 +45,15 @@ func (s setup) name() string {
 // a declared exception and oneway events on a channel.
 type handler struct {
 	events  chan string
+	block   chan struct{} // GetMedium of title "block" waits for it to close
 	mu      sync.Mutex
 	headers []string // the request-id THeader of each call
+	busy    int      // GetMedium calls that reached the block
 }
 
-func newHandler() *handler { return &handler{events: make(chan string, 16)} }
+func newHandler() *handler {
+	return &handler{events: make(chan string, 16), block: make(chan struct{})}
+}
 
 func (h *handler) record(ctx context.Context) {
 	if id, ok := thrift.GetHeader(ctx, "request-id"); ok {
@@ -57,6 +70,12 @@ func (h *handler) Echo(ctx context.Context, req *bench.Small) (*bench.Small, err
 
 func (h *handler) GetMedium(ctx context.Context, id int64, title string) (*bench.Medium, error) {
 	h.record(ctx)
+	if title == "block" {
+		h.mu.Lock()
+		h.busy++
+		h.mu.Unlock()
+		<-h.block
+	}
 	if id < 0 {
 		return nil, &bench.BenchError{Code: int32(id), Message: title}
 	}
@@ -132,18 +151,26 @@ func transportFactory(s setup) thrift.TTransportFactory {
 // test.
 func serveApache(t testing.TB, s setup, h *handler) string {
 	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	serveOn(t, ln, s, h)
+	return ln.Addr().String()
+}
+
+// serveOn serves h on ln with the Apache Go library until the test ends.
+func serveOn(t testing.TB, ln net.Listener, s setup, h *handler) {
+	t.Helper()
 	var proc thrift.TProcessor = bench.NewBenchServiceProcessor(h)
 	if s.multiplexed != "" {
 		mux := thrift.NewTMultiplexedProcessor()
 		mux.RegisterProcessor(s.multiplexed, proc)
 		proc = mux
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
 	sock := thrift.NewTServerSocketFromFactoryTimeout(func(net.Addr) (net.Listener, error) { return ln, nil }, ln.Addr(), 0)
 	srv := thrift.NewTSimpleServer4(proc, sock, transportFactory(s), protocolFactory(s))
+	srv.SetLogContext(context.Background())
 	if err := srv.Listen(); err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +184,6 @@ func serveApache(t testing.TB, s setup, h *handler) string {
 			t.Error("server did not stop")
 		}
 	})
-	return ln.Addr().String()
 }
 
 // apacheClient returns the Apache Go library's client for s at addr.
