@@ -95,7 +95,13 @@ func (c *Client) roundTrip(ctx context.Context, cn *conn, method string, t wire.
 	if err := cn.setDeadline(c.deadline(ctx)); err != nil {
 		return nil, false, err
 	}
-	if ctx.Done() != nil {
+	if d := ctx.Done(); d != nil && cn.watch(d) {
+		defer func() {
+			if cn.unwatch() {
+				keep = false
+			}
+		}()
+	} else if d != nil {
 		stop := context.AfterFunc(ctx, func() { cn.nc.SetDeadline(time.Unix(1, 0)) })
 		defer func() {
 			if !stop() {
@@ -218,12 +224,18 @@ func readFrame(cn *conn, limit int) ([]byte, error) {
 func readUnframed(cn *conn, p wire.Protocol, limit int) ([]byte, error) {
 	for {
 		b := cn.buffered()
+		if len(b) == 0 { // nothing to scan: read, without making a scan error
+			if err := cn.readMore(limit); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		end, err := messageEnd(p, b)
 		if err == nil {
 			cn.consume(end)
 			return b[:end], nil
 		}
-		if len(b) > 0 && !incomplete(err) {
+		if !incomplete(err) {
 			return nil, fmt.Errorf("reply: %w", err)
 		}
 		if err := cn.readMore(limit); err != nil {

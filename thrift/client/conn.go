@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -17,6 +18,19 @@ type conn struct {
 	rbuf     []byte // bytes read; rbuf[r:w] not consumed yet
 	r, w     int
 	deadline time.Time // the deadline set on nc, zero for none
+	closed   chan struct{}
+
+	// The watch of a context's Done channel (watch.go).
+	mu                 sync.Mutex
+	watched            [maxWatches]<-chan struct{}
+	lastDone, callDone <-chan struct{}
+	cut                bool
+}
+
+// close closes the connection and ends its watcher.
+func (c *conn) close() {
+	c.nc.Close()
+	close(c.closed)
 }
 
 // dial connects to opts.Addr, through TLS if opts.TLS is set.
@@ -37,7 +51,7 @@ func dial(ctx context.Context, opts *Options) (*conn, error) {
 			return nil, err
 		}
 	}
-	return &conn{nc: nc, wbuf: make([]byte, 0, 512), rbuf: make([]byte, 4096)}, nil
+	return &conn{nc: nc, wbuf: make([]byte, 0, 512), rbuf: make([]byte, 4096), closed: make(chan struct{})}, nil
 }
 
 func handshake(ctx context.Context, nc net.Conn, cfg *tls.Config, addr string) (net.Conn, error) {

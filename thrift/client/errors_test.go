@@ -264,3 +264,27 @@ func TestCallTimeout(t *testing.T) {
 		t.Fatalf("Call = %v, want a timeout after 100ms", err)
 	}
 }
+
+// TestCancelWatched: a context that several calls share is watched by the
+// connection; cancelling it still ends the call in flight.
+func TestCancelWatched(t *testing.T) {
+	s := setup{transport: client.Header, protocol: wire.Compact}
+	h := newHandler()
+	addr := serveApache(t, s, h)
+	t.Cleanup(func() { close(h.block) })
+	c := newClient(t, s, addr, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	for range 3 {
+		if _, err := c.Call(ctx, "Echo", echoArgs(s.protocol), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	block, _ := thriftfixture.Encode(s.protocol, &bench.BenchServiceGetMediumArgs{ID: 1, Title: "block"})
+	time.AfterFunc(50*time.Millisecond, cancel)
+	if _, err := c.Call(ctx, "GetMedium", block, nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Call = %v, want Canceled", err)
+	}
+	if _, err := c.Call(context.Background(), "Echo", echoArgs(s.protocol), nil); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -54,7 +54,7 @@ func (p *pool) get(ctx context.Context, opts *Options) (*conn, error) {
 // closing it.
 func (p *pool) put(c *conn, ok bool) {
 	if c != nil && (!ok || p.isClosed()) {
-		c.nc.Close()
+		c.close()
 		c = nil
 	}
 	p.slots <- c

@@ -19,6 +19,9 @@ import (
 // error tests break on purpose.
 func TestMain(m *testing.M) {
 	slog.SetDefault(slog.New(slog.DiscardHandler))
+	if v := os.Getenv(serveEnv); v != "" {
+		os.Exit(serveChild(v))
+	}
 	os.Exit(m.Run())
 }
 
@@ -162,16 +165,8 @@ func serveApache(t testing.TB, s setup, h *handler) string {
 // serveOn serves h on ln with the Apache Go library until the test ends.
 func serveOn(t testing.TB, ln net.Listener, s setup, h *handler) {
 	t.Helper()
-	var proc thrift.TProcessor = bench.NewBenchServiceProcessor(h)
-	if s.multiplexed != "" {
-		mux := thrift.NewTMultiplexedProcessor()
-		mux.RegisterProcessor(s.multiplexed, proc)
-		proc = mux
-	}
-	sock := thrift.NewTServerSocketFromFactoryTimeout(func(net.Addr) (net.Listener, error) { return ln, nil }, ln.Addr(), 0)
-	srv := thrift.NewTSimpleServer4(proc, sock, transportFactory(s), protocolFactory(s))
-	srv.SetLogContext(context.Background())
-	if err := srv.Listen(); err != nil {
+	srv, err := startApache(ln, s, h)
+	if err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan struct{})
@@ -184,6 +179,20 @@ func serveOn(t testing.TB, ln net.Listener, s setup, h *handler) {
 			t.Error("server did not stop")
 		}
 	})
+}
+
+// startApache returns a listening TSimpleServer of h on ln.
+func startApache(ln net.Listener, s setup, h *handler) (*thrift.TSimpleServer, error) {
+	var proc thrift.TProcessor = bench.NewBenchServiceProcessor(h)
+	if s.multiplexed != "" {
+		mux := thrift.NewTMultiplexedProcessor()
+		mux.RegisterProcessor(s.multiplexed, proc)
+		proc = mux
+	}
+	sock := thrift.NewTServerSocketFromFactoryTimeout(func(net.Addr) (net.Listener, error) { return ln, nil }, ln.Addr(), 0)
+	srv := thrift.NewTSimpleServer4(proc, sock, transportFactory(s), protocolFactory(s))
+	srv.SetLogContext(context.Background())
+	return srv, srv.Listen()
 }
 
 // apacheClient returns the Apache Go library's client for s at addr.
