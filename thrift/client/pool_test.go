@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -130,5 +131,42 @@ func TestNewErrors(t *testing.T) {
 		if _, err := client.New(k.opts); err == nil || err.Error() != k.want {
 			t.Errorf("New(%+v) = %v, want %q", k.opts, err, k.want)
 		}
+	}
+}
+
+// TestCloseLeaksNothing: Close ends the connections and the goroutines
+// that watch shared contexts (the server runs in another process, so
+// every goroutine counted is the client's or the test's).
+func TestCloseLeaksNothing(t *testing.T) {
+	s := setup{transport: client.Buffered}
+	addr := serveApart(t, s)
+	before := runtime.NumGoroutine()
+	c, err := client.New(client.Options{Addr: addr, Transport: s.transport, MaxConns: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var wg sync.WaitGroup
+	for range 6 {
+		wg.Go(func() {
+			for range 20 {
+				if _, err := c.Call(ctx, "Echo", echoArgs(wire.Binary), nil); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if runtime.NumGoroutine() <= before {
+		t.Fatal("no connection watches the shared context")
+	}
+	c.Close()
+	for i := 0; runtime.NumGoroutine() > before; i++ {
+		if i == 500 {
+			t.Fatalf("%d goroutines after Close, %d before", runtime.NumGoroutine(), before)
+		}
+		time.Sleep(2 * time.Millisecond)
 	}
 }
