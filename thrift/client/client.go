@@ -131,7 +131,20 @@ func (c *Client) deadline(ctx context.Context) time.Time {
 
 // send frames the call as the transport wants and writes it.
 func (c *Client) send(ctx context.Context, cn *conn, method string, t wire.MessageType, seq int32, args []byte) error {
-	b := cn.wbuf[:0]
+	b, err := c.appendCall(ctx, cn.wbuf[:0], method, t, seq, args)
+	cn.wbuf = b
+	if err != nil {
+		return err
+	}
+	if _, err := cn.nc.Write(b); err != nil {
+		return fmt.Errorf("write call: %w", err)
+	}
+	return nil
+}
+
+// appendCall appends the call, framed as the transport wants.
+func (c *Client) appendCall(ctx context.Context, b []byte, method string, t wire.MessageType, seq int32, args []byte) ([]byte, error) {
+	start := len(b)
 	if c.opts.Transport != Buffered {
 		b = append(b, 0, 0, 0, 0)
 	}
@@ -139,18 +152,14 @@ func (c *Client) send(ctx context.Context, cn *conn, method string, t wire.Messa
 		hs, _ := ctx.Value(headerKey{}).(*ctxHeader)
 		var err error
 		if b, err = appendTHeader(b, &c.opts, seq, hs); err != nil {
-			return err
+			return b[:start], err
 		}
 	}
 	b = appendMessage(b, &c.opts, method, t, seq, args)
 	if c.opts.Transport != Buffered {
-		binary.BigEndian.PutUint32(b, uint32(len(b)-4))
+		binary.BigEndian.PutUint32(b[start:], uint32(len(b)-start-4))
 	}
-	cn.wbuf = b
-	if _, err := cn.nc.Write(b); err != nil {
-		return fmt.Errorf("write call: %w", err)
-	}
-	return nil
+	return b, nil
 }
 
 // receive reads the reply to call seq and appends its result struct to
@@ -160,6 +169,13 @@ func (c *Client) receive(cn *conn, method string, seq int32, out []byte) ([]byte
 	if err != nil {
 		return nil, false, err
 	}
+	return c.parseReply(msg, method, seq, out)
+}
+
+// parseReply checks the reply message msg to call seq of method and
+// appends its result struct to out. keep reports whether the connection
+// may serve another call.
+func (c *Client) parseReply(msg []byte, method string, seq int32, out []byte) ([]byte, bool, error) {
 	p := c.opts.Protocol
 	m, err := p.ConsumeMessageHeader(msg, 0)
 	switch {
