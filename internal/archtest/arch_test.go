@@ -142,7 +142,7 @@ var allowed = map[string][]string{
 	"dynamic":   {"wire", "internal/utf8x", "internal/errtext"},
 	"transcode": {"wire", "dynamic", "internal/utf8x", "internal/errtext"},
 	"schema":    {"internal/errtext"},
-	"invoke":    {"schema", "dynamic", "transcode", "wire"},
+	"invoke":    {"schema", "dynamic", "transcode", "wire", "internal/sysconn"},
 	// The gRPC load target of bench, the ui and the demo: invoke's engines
 	// timed by load.
 	"invoke/loadtarget": {"invoke", "load", "schema", "dynamic", "transcode", "wire"},
@@ -161,13 +161,15 @@ var allowed = map[string][]string{
 	"thrift/idl":  {"internal/utf8x", "internal/errtext"},
 	"thrift/wire": {"internal/utf8x", "internal/errtext"},
 	// The only Thrift package on the network: wire and idl, and the stdlib.
-	"thrift/client": {"thrift/wire", "thrift/idl"},
+	"thrift/client": {"thrift/wire", "thrift/idl", "internal/sysconn"},
 
 	// Leaves under dynamic and transcode: the standard library and x/sys/cpu.
 	"internal/utf8x":   {},
 	"internal/errtext": {},
 	// A leaf under gateway, ui and server: the standard library only.
 	"internal/bodytimeout": {},
+	// A leaf under invoke/lean and thrift/client: the standard library only.
+	"internal/sysconn": {},
 }
 
 func TestImportRules(t *testing.T) {

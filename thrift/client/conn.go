@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/rpckit/rpckit/internal/sysconn"
 )
 
 // conn is one pooled connection and its buffers, reused call after call.
@@ -46,6 +48,7 @@ func dial(ctx context.Context, opts *Options) (*conn, error) {
 	if err != nil {
 		return nil, err
 	}
+	nc = sysconn.Wrap(nc)
 	if opts.TLS != nil {
 		if nc, err = handshake(ctx, nc, opts.TLS, addr); err != nil {
 			return nil, err
