@@ -13,9 +13,6 @@ import (
 // transport x protocol, with a background context, a run-long cancellable
 // one (watched by the connection) and one with a deadline.
 func TestCallAllocs(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts server processes")
-	}
 	for _, s := range []setup{
 		{transport: client.Framed}, {transport: client.Framed, protocol: wire.Compact},
 		{transport: client.Buffered}, {transport: client.Buffered, protocol: wire.Compact, multiplexed: ""},

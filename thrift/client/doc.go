@@ -22,5 +22,6 @@
 // costs the few allocations of context.AfterFunc.
 //
 // Package client is the only Thrift package that touches the network; it
-// imports thrift/wire and the standard library.
+// imports thrift/wire, internal/sysconn (a socket's reads and writes as raw
+// system calls) and the standard library.
 package client
