@@ -10,7 +10,7 @@ FUZZTIME ?= 4s
 # the rest (wire, dynamic, transcode and the pure internal packages below:
 # single-goroutine) without.
 MODULE    = github.com/rpckit/rpckit
-RACE_RE   = ^$(MODULE)/(internal|schema|invoke|load|interceptor|server|examples|gateway|ui|cmd)(/|$$)
+RACE_RE   = ^$(MODULE)/(internal|schema|invoke|load|interceptor|server|examples|gateway|ui|cmd|thrift/client)(/|$$)
 PURE_RE   = ^$(MODULE)/internal/(utf8x|fixture)(/|$$)
 # The conformance suite runs once, on its own (see conformance).
 CONF_RE   = ^$(MODULE)/internal/conformance(/|$$)
@@ -33,8 +33,9 @@ targets:
 
 # What make test installs when it is missing, quietly: each install's output
 # goes to DEPS_LOG, shown (its path and last lines) only when one fails.
-# Python gRPC (a C-core implementation) for the interop tests; the
-# grpc-web npm client for the gateway's gRPC-Web test; Debian's chromium,
+# Python gRPC (a C-core implementation) and Apache Thrift's Python library
+# (PyPI's thrift) for the interop tests; the grpc-web npm client for the
+# gateway's gRPC-Web test; Debian's chromium,
 # npm's playwright-core and grpcurl for the ui's browser suite; Debian's
 # Apache Thrift compiler, the oracle of thrift/idl's tests; staticcheck and
 # deadcode for lint.
@@ -44,6 +45,8 @@ deps:
 	@$(PYTHON) -c 'import grpc, grpc_reflection, grpc_health' 2>/dev/null || \
 		$(QUIET) "pip install grpcio" $(PYTHON) -m pip install --disable-pip-version-check \
 			grpcio grpcio-reflection grpcio-health-checking protobuf
+	@$(PYTHON) -c 'import thrift.protocol.THeaderProtocol' 2>/dev/null || \
+		$(QUIET) "pip install thrift" $(PYTHON) -m pip install --disable-pip-version-check thrift
 	@test -d gateway/internal/gwtest/webclient/node_modules/grpc-web || \
 		$(QUIET) "npm ci (grpc-web client)" npm ci --prefix gateway/internal/gwtest/webclient --no-audit --no-fund
 	@test -x /usr/bin/chromium || \

@@ -102,6 +102,20 @@ func TestThriftPurePackages(t *testing.T) {
 	}
 }
 
+// TestThriftClientImports: thrift/client, on the network, still takes no
+// third-party code: the standard library and the module only.
+func TestThriftClientImports(t *testing.T) {
+	p, ok := listPackages(t)["thrift/client"]
+	if !ok {
+		t.Fatal("thrift/client not found")
+	}
+	for _, imp := range p.imports {
+		if !standard(imp) && !strings.HasPrefix(imp, module+"/") {
+			t.Errorf("thrift/client imports %s; it takes only the standard library and the module", imp)
+		}
+	}
+}
+
 // standard reports whether an import path is the standard library's: its
 // first element has no dot.
 func standard(imp string) bool {
@@ -128,7 +142,7 @@ var allowed = map[string][]string{
 	"dynamic":   {"wire", "internal/utf8x", "internal/errtext", "internal/pathsyntax"},
 	"transcode": {"wire", "dynamic", "internal/utf8x", "internal/errtext"},
 	"schema":    {"internal/errtext"},
-	"invoke":    {"schema", "dynamic", "transcode", "wire"},
+	"invoke":    {"schema", "dynamic", "transcode", "wire", "internal/sysconn"},
 	// The gRPC load target of bench, the ui and the demo: invoke's engines
 	// timed by load.
 	"invoke/loadtarget": {"invoke", "load", "schema", "dynamic", "transcode", "wire"},
@@ -148,6 +162,8 @@ var allowed = map[string][]string{
 	"thrift/wire": {"internal/utf8x", "internal/errtext"},
 	"thrift/dynamic": {"thrift/idl", "thrift/wire", "internal/utf8x", "internal/errtext",
 		"internal/pathsyntax"},
+	// The only Thrift package on the network: wire and idl, and the stdlib.
+	"thrift/client": {"thrift/wire", "thrift/idl", "internal/sysconn"},
 
 	// Leaves under dynamic and transcode: the standard library and x/sys/cpu.
 	"internal/utf8x":   {},
@@ -156,6 +172,8 @@ var allowed = map[string][]string{
 	"internal/pathsyntax": {},
 	// A leaf under gateway, ui and server: the standard library only.
 	"internal/bodytimeout": {},
+	// A leaf under invoke/lean and thrift/client: the standard library only.
+	"internal/sysconn": {},
 }
 
 func TestImportRules(t *testing.T) {

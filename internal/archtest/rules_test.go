@@ -59,6 +59,12 @@ var globalsAllowed = map[string]map[string]string{
 		"literalDouble":  "the fixed type of a double literal, never written",
 		"literalString":  "the fixed type of a string literal, never written",
 	},
+	"thrift/client": {
+		"exceptionNames":       "table: the Apache name of each application exception type",
+		"ErrFrameTooLarge":     "sentinel error, never written",
+		"ErrClosed":            "sentinel error, never written",
+		"errClosedBeforeReply": "sentinel error, never written",
+	},
 	"thrift/wire": {
 		"fromCompact": "table: the Type of each compact type code",
 		"toCompact":   "table: the compact type code of each Type",

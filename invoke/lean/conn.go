@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/rpckit/rpckit/internal/sysconn"
 	"google.golang.org/grpc/codes"
 )
 
@@ -205,7 +206,7 @@ func (c *Conn) dial(ctx context.Context) (*transport, error) {
 	if err != nil {
 		return nil, err
 	}
-	raw = newSysConn(raw)
+	raw = sysconn.Wrap(raw)
 	conn := raw
 	if c.tlsConf != nil {
 		tc := tls.Client(raw, c.tlsConf)

@@ -12,7 +12,7 @@
 // the common DATA and HEADERS frames straight from its read buffer, the
 // rest through the Framer) and parses trailers for grpc-status; one writer goroutine flushes the frames
 // of all the calls that became ready together in one write. On Linux both
-// use raw system calls on the non-blocking socket (sysconn.go). Stream
+// use raw system calls on the non-blocking socket (internal/sysconn). Stream
 // structs are pooled and a unary call allocates next to nothing; a
 // CallOptions.Timeout bounds a call without a context of its own.
 //

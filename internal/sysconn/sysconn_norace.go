@@ -1,6 +1,6 @@
 //go:build linux && !race
 
-package lean
+package sysconn
 
 import (
 	"syscall"

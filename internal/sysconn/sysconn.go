@@ -1,6 +1,6 @@
 //go:build linux
 
-package lean
+package sysconn
 
 import (
 	"io"
@@ -35,8 +35,9 @@ type sysConn struct {
 	writeFn func(fd uintptr) bool
 }
 
-// newSysConn wraps c when it is a socket that has a descriptor.
-func newSysConn(c net.Conn) net.Conn {
+// Wrap wraps c when it is a socket that has a descriptor, and returns it
+// as it is otherwise.
+func Wrap(c net.Conn) net.Conn {
 	sc, ok := c.(syscall.Conn)
 	if !ok {
 		return c

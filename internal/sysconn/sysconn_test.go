@@ -1,6 +1,6 @@
 //go:build linux
 
-package lean
+package sysconn
 
 import (
 	"bytes"
@@ -22,9 +22,9 @@ func TestSysConn(t *testing.T) {
 	for _, network := range []string{"tcp", "unix"} {
 		t.Run(network, func(t *testing.T) {
 			client, server := socketPair(t, network)
-			sc := newSysConn(client)
+			sc := Wrap(client)
 			if _, ok := sc.(*sysConn); !ok {
-				t.Fatalf("newSysConn(%T) did not wrap it", client)
+				t.Fatalf("Wrap(%T) did not wrap it", client)
 			}
 
 			// Large both ways: the writer waits for the reader.
