@@ -40,12 +40,12 @@ type benchFlags struct {
 
 func (f *benchFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.rate, "rate", "", "open loop: calls/s, or `FROM:TO:+STEP` for a ramp (with --step)")
-	fs.DurationVar(&f.step, "step", 10*time.Second, "how long each rate of a ramp lasts")
+	durationVar(fs, &f.step, "step", 10*time.Second, "how long each rate of a ramp lasts")
 	fs.IntVarP(&f.opts.Concurrency, "concurrency", "c", 0, "closed loop: calls in flight (default 1; with --rate, the cap on calls in flight)")
 	fs.Int64VarP(&f.opts.Count, "count", "n", 0, "stop after this many measured calls")
-	fs.DurationVar(&f.opts.Duration, "duration", 0, "stop after this long, warm-up excluded (default 10s, or the ramp's length)")
-	fs.DurationVar(&f.opts.Warmup, "warmup", 0, "calls made before measuring starts, not counted")
-	fs.DurationVar(&f.opts.Timeout, "timeout", 20*time.Second, "deadline of each call")
+	durationVar(fs, &f.opts.Duration, "duration", 0, "stop after this long, warm-up excluded (default 10s, or the ramp's length)")
+	durationVar(fs, &f.opts.Warmup, "warmup", 0, "calls made before measuring starts, not counted")
+	durationVar(fs, &f.opts.Timeout, "timeout", 20*time.Second, "deadline of each call")
 	fs.IntVar(&f.opts.MaxInFlight, "max-in-flight", 0, "open loop: calls in flight beyond which due calls are counted as not sent (default 10000)")
 	fs.StringVar(&f.format, "format", "text", "report format: text, json or csv")
 	fs.StringVarP(&f.output, "output", "o", "", "write the report to `file` instead of stdout")

@@ -7,8 +7,8 @@ import (
 )
 
 // check refuses load settings that make no sense, before anything is
-// dialled: no calls in flight, a deadline that is already past, a bound of
-// no time or no calls.
+// dialled: no calls in flight, a deadline of no time, a bound of no time or
+// no calls. Negative durations never get here: durationVar refuses them.
 func (f *benchFlags) check(fs *pflag.FlagSet) error {
 	switch {
 	case fs.Changed("concurrency") && f.opts.Concurrency < 1:
@@ -24,16 +24,11 @@ func (f *benchFlags) check(fs *pflag.FlagSet) error {
 	if err := positive(fs, "timeout", f.opts.Timeout); err != nil {
 		return err
 	}
-	if err := positive(fs, "step", f.step); err != nil {
-		return err
-	}
-	if f.opts.Warmup < 0 {
-		return usagef("--warmup %s: want a duration of 0 or more", f.opts.Warmup)
-	}
-	return nil
+	return positive(fs, "step", f.step)
 }
 
-// positive refuses a duration flag given as zero or less.
+// positive refuses a duration flag given as zero (durationVar refuses
+// negative ones for every flag).
 func positive(fs *pflag.FlagSet, name string, d time.Duration) error {
 	if fs.Changed(name) && d <= 0 {
 		return usagef("--%s %s: want a positive duration such as 10s", name, d)
@@ -48,8 +43,6 @@ func (f *grpcBenchFlags) check(fs *pflag.FlagSet) error {
 		return usagef("--connections %d: want at least 1", f.connections)
 	case fs.Changed("streams-per-connection") && f.perConn < 1:
 		return usagef("--streams-per-connection %d: want at least 1", f.perConn)
-	case f.interval < 0:
-		return usagef("--stream-interval %s: want a pause of 0 or more", f.interval)
 	}
 	return nil
 }

@@ -36,7 +36,7 @@ func (f *grpcBenchFlags) register(fs *pflag.FlagSet) {
 	fs.StringVarP(&f.data, "data", "d", "", "request JSON (a sequence of objects for client and bidi streams), `@file` or @-; for a URL, the HTTP body")
 	fs.IntVar(&f.connections, "connections", 1, "gRPC connections, used in turn")
 	fs.IntVar(&f.perConn, "streams-per-connection", 0, "calls in flight per connection: opens concurrency/N connections (overrides --connections)")
-	fs.DurationVar(&f.interval, "stream-interval", 0, "pause between the request messages of a client or bidi stream")
+	durationVar(fs, &f.interval, "stream-interval", 0, "pause between the request messages of a client or bidi stream")
 	fs.BoolVar(&f.dataTemplate, "data-template", false, "render -d as a Go template for each call: {{.RequestNumber}}, {{.WorkerID}}, {{.Data.field}}, {{randomInt 1 100}}, {{uuid}}, {{json .Data.name}}")
 	fs.StringVar(&f.dataFile, "data-file", "", "JSON-lines `file` whose lines templates see as .Data, shared out among closed-loop workers")
 	f.registerEngine(fs)

@@ -50,7 +50,7 @@ go to --out.`,
 		},
 	}
 	fs := cmd.Flags()
-	fs.DurationVar(&f.duration, "duration", 45*time.Second, "total time of the three load tests, warm-ups included")
+	durationVar(fs, &f.duration, "duration", 45*time.Second, "total time of the three load tests, warm-ups included")
 	fs.StringVar(&f.out, "out", filepath.Join(os.TempDir(), "rpckit-demo"), "`directory` for the results, the HTML report and the service log")
 	fs.StringVar(&f.rate, "rate", "1000:6000:+1000", "the rate ramp of each load test, calls/s `FROM:TO:+STEP`")
 	fs.IntVar(&f.candidates, "candidates", 1000, "candidates each Rank call of the load tests scores")

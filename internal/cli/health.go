@@ -55,7 +55,7 @@ Exit codes, as grpc_health_probe's:
 		},
 	}
 	cf.register(cmd.Flags())
-	cmd.Flags().DurationVar(&timeout, "timeout", 5*time.Second, "deadline of the health check RPC")
+	durationVar(cmd.Flags(), &timeout, "timeout", 5*time.Second, "deadline of the health check RPC")
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &exitError{healthBadArgs, err} })
 	return cmd
 }

@@ -15,9 +15,9 @@ type httpTimeouts struct {
 
 // register adds the flags, their names after prefix ("admin-" for serve).
 func (t *httpTimeouts) register(fs *pflag.FlagSet, prefix string) {
-	fs.DurationVar(&t.idle, prefix+"idle-timeout", 120*time.Second, "close keep-alive connections idle this long (0: never)")
-	fs.DurationVar(&t.readHeader, prefix+"read-header-timeout", 10*time.Second, "longest wait for a request's headers (0: none)")
-	fs.DurationVar(&t.body, prefix+"body-timeout", 30*time.Second, "longest a request body, or each message of a streamed one, may take to arrive (0: none)")
+	durationVar(fs, &t.idle, prefix+"idle-timeout", 120*time.Second, "close keep-alive connections idle this long (0: never)")
+	durationVar(fs, &t.readHeader, prefix+"read-header-timeout", 10*time.Second, "longest wait for a request's headers (0: none)")
+	durationVar(fs, &t.body, prefix+"body-timeout", 30*time.Second, "longest a request body, or each message of a streamed one, may take to arrive (0: none)")
 }
 
 // server is an http.Server for h with the idle and header timeouts.
