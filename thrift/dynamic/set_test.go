@@ -197,3 +197,33 @@ func TestSetErrors(t *testing.T) {
 		t.Errorf("Delete under an absent struct = %v, %v; want the bytes unchanged", out, err)
 	}
 }
+
+// TestSetUUID: a uuid field is set from its 16 bytes, added when absent
+// and replaced when present, in both protocols.
+func TestSetUUID(t *testing.T) {
+	f, err := parseIDL([]byte(`struct U { 1: uuid id, 2: i32 n }`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c dynamic.Cache
+	ty := c.Type(f.Type("U"))
+	first := [16]byte{0x12, 0x3e, 0x45, 0x67, 0xe8, 0x9b, 0x12, 0xd3, 0xa4, 0x56, 0x42, 0x66, 0x14, 0x17, 0x40, 0x00}
+	second := [16]byte{15: 1}
+	for _, p := range []wire.Protocol{wire.Binary, wire.Compact} {
+		b := p.AppendStop(p.AppendI32(p.AppendFieldHeader(nil, wire.I32, 2, 0), 5))
+		id := dynamic.MustParsePath("id")
+		for _, u := range [][16]byte{first, second} {
+			if b, err = dynamic.NewValue(ty, p, b).Set(nil, id, dynamic.UUIDVal(u)); err != nil {
+				t.Fatalf("%v: Set: %v", p, err)
+			}
+			got, err := dynamic.NewValue(ty, p, b).Get(id)
+			if err != nil || got.UUID() != u {
+				t.Fatalf("%v: Get after Set = %x, %v; want %x", p, got.UUID(), err, u)
+			}
+		}
+		n, _ := dynamic.NewValue(ty, p, b).Get(dynamic.MustParsePath("n"))
+		if n.Int() != 5 || dynamic.Validate(ty, p, b) != nil {
+			t.Fatalf("%v: n %d after the edits, % x", p, n.Int(), b)
+		}
+	}
+}
