@@ -81,6 +81,7 @@ type idlSymbol struct {
 	kind  string
 	write func(w *idlText)
 	file  *idl.File
+	decl  any // *idl.Struct, *idl.Service, ...
 }
 
 // idlSymbols indexes the declarations of a file and those it includes,
@@ -109,8 +110,8 @@ func newIDLSymbols(root *idl.File) *idlSymbols {
 	return s
 }
 
-func (s *idlSymbols) add(f *idl.File, name, kind string, write func(w *idlText)) {
-	sym := &idlSymbol{name: f.Name + "." + name, kind: kind, write: write, file: f}
+func (s *idlSymbols) add(f *idl.File, name, kind string, decl any, write func(w *idlText)) {
+	sym := &idlSymbol{name: f.Name + "." + name, kind: kind, write: write, file: f, decl: decl}
 	s.list = append(s.list, sym)
 	s.byName[sym.name] = sym
 	s.short[name] = append(s.short[name], sym)
@@ -118,27 +119,27 @@ func (s *idlSymbols) add(f *idl.File, name, kind string, write func(w *idlText))
 
 func (s *idlSymbols) addFile(f *idl.File) {
 	for _, svc := range f.Services {
-		s.add(f, svc.Name, "service", func(w *idlText) { w.service(svc) })
+		s.add(f, svc.Name, "service", svc, func(w *idlText) { w.service(svc) })
 	}
 	for _, kind := range []idl.Kind{idl.StructKind, idl.UnionKind, idl.ExceptionKind} {
 		for _, st := range f.Structs {
 			if st.Kind == kind {
-				s.add(f, st.Name, kind.String(), func(w *idlText) { w.structDecl(st) })
+				s.add(f, st.Name, kind.String(), st, func(w *idlText) { w.structDecl(st) })
 			}
 		}
 	}
 	for _, e := range f.Enums {
-		s.add(f, e.Name, "enum", func(w *idlText) { w.enum(e) })
+		s.add(f, e.Name, "enum", e, func(w *idlText) { w.enum(e) })
 	}
 	for _, td := range f.Typedefs {
-		s.add(f, td.Name, "typedef", func(w *idlText) { w.typedef(td) })
+		s.add(f, td.Name, "typedef", td, func(w *idlText) { w.typedef(td) })
 	}
 	for _, c := range f.Consts {
-		s.add(f, c.Name, "const", func(w *idlText) { w.constDecl(c) })
+		s.add(f, c.Name, "const", c, func(w *idlText) { w.constDecl(c) })
 	}
 	for _, svc := range f.Services {
 		for _, fn := range svc.Functions {
-			s.add(f, svc.Name+"."+fn.Name, "function", func(w *idlText) {
+			s.add(f, svc.Name+"."+fn.Name, "function", fn, func(w *idlText) {
 				w.function(fn)
 				w.b.WriteString("\n")
 			})
@@ -215,8 +216,7 @@ func listIDL(out io.Writer, f *idl.File, service string) error {
 	if sym.kind != "service" {
 		return fmt.Errorf("%s is %s %s, not a service", sym.name, article(sym.kind), sym.kind)
 	}
-	svc := sym.file.Service(strings.TrimPrefix(sym.name, sym.file.Name+"."))
-	for s := svc; s != nil; s = s.Extends {
+	for s := sym.decl.(*idl.Service); s != nil; s = s.Extends {
 		for _, fn := range s.Functions {
 			fmt.Fprintf(out, "%s.%s\n", sym.name, fn.Name)
 		}
