@@ -53,9 +53,21 @@ func loadIDL(file string, includes []string) (*idl.File, error) {
 	if errors.As(err, &ie) {
 		pos := ie.Pos
 		pos.File = shownPath(pos.File)
-		return nil, fmt.Errorf("%s: %s", pos, strings.ReplaceAll(ie.Msg, ie.Pos.File, pos.File))
+		known := append([]string{ie.Pos.File, rootRel(filepath.Dir(abs))}, opts.IncludePaths...)
+		return nil, fmt.Errorf("%s: %s", pos, shownPaths(ie.Msg, known))
 	}
 	return f, err
+}
+
+// shownPaths rewrites the known paths of os.DirFS("/") in msg as
+// shownPath does, the longest first.
+func shownPaths(msg string, known []string) string {
+	slices.SortFunc(known, func(a, b string) int { return len(b) - len(a) })
+	var pairs []string
+	for _, p := range known {
+		pairs = append(pairs, p, shownPath(p))
+	}
+	return strings.NewReplacer(pairs...).Replace(msg)
 }
 
 // rootRel is an absolute path as os.DirFS("/") names it.
@@ -64,11 +76,11 @@ func rootRel(abs string) string {
 }
 
 // shownPath turns a path of os.DirFS("/") back into one for the user:
-// relative to the working directory when it is under it.
+// relative to the working directory when that is no longer.
 func shownPath(p string) string {
 	abs := "/" + p
 	if wd, err := os.Getwd(); err == nil {
-		if rel, err := filepath.Rel(wd, abs); err == nil && !strings.HasPrefix(rel, "..") {
+		if rel, err := filepath.Rel(wd, abs); err == nil && len(rel) <= len(abs) {
 			return rel
 		}
 	}
