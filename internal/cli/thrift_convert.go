@@ -19,6 +19,7 @@ var errThriftJSON = &exitError{code: 2, err: errors.New("JSON for Thrift is not 
 type thriftConvert struct {
 	f        *convertFlags
 	from, to wire.Protocol
+	out      *dynamic.Type // what is written: the --type, or the --keep-type
 	cache    dynamic.Cache
 	syms     *idlSymbols
 }
@@ -54,7 +55,7 @@ func runThriftConvert(cmd *cobra.Command, stdio Stdio, f *convertFlags, target s
 
 func (c *thriftConvert) checkFlags(cmd *cobra.Command) error {
 	f := c.f
-	if f.from == "json" || f.to == "json" && cmd.Flags().Changed("to") {
+	if f.from == "json" || (f.to == "json" && cmd.Flags().Changed("to")) {
 		return errThriftJSON
 	}
 	if !cmd.Flags().Changed("to") {
@@ -141,6 +142,7 @@ func (c *thriftConvert) read(stdio Stdio, t *dynamic.Type) ([]byte, error) {
 func (c *thriftConvert) apply(t *dynamic.Type, in []byte) ([]byte, error) {
 	f := c.f
 	v := dynamic.NewValue(t, c.from, in)
+	c.out = t
 	var err error
 	switch {
 	case f.get != "":
@@ -155,11 +157,7 @@ func (c *thriftConvert) apply(t *dynamic.Type, in []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := t
-	if f.keepType != "" {
-		out, _ = c.structType("--keep-type", f.keepType)
-	}
-	return recode(nil, out, c.from, c.to, in)
+	return recode(nil, c.out, c.from, c.to, in)
 }
 
 func (c *thriftConvert) mask(v dynamic.Value) ([]byte, error) {
@@ -179,6 +177,7 @@ func (c *thriftConvert) keep(v dynamic.Value) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--keep-type: %w", err)
 	}
+	c.out = to
 	return out, nil
 }
 
