@@ -32,6 +32,8 @@ type convertFlags struct {
 	keep     pathsValue
 	set      settingsValue
 	del      pathsValue
+	idl      idlFlags
+	keepType string
 }
 
 func newConvertCmd(stdio Stdio) *cobra.Command {
@@ -53,24 +55,34 @@ PATH=JSONVALUE, the value as proto3 JSON ('name="x"', 'items[0].qty=3',
 With --get, an unset
 field reads as its default, as in proto3; a list element past the end or an
 absent map key has no value: nothing is printed and the exit code is 1,
-unless --default asks for the default.`,
+unless --default asks for the default.
+
+With --idl, the schema is a Thrift IDL file and --type a struct of it;
+--from and --to are binary or compact (--to defaults to --from), --get
+prints scalars only, --set takes scalar values, and --keep-type NAME trims
+to a subset struct (Medium to MediumPart). JSON for Thrift is not
+supported yet.`,
 		Example: `  rpckit convert --protoset api.pb --type pkg.Order --from json --to binary < order.json > order.bin
   rpckit convert --protoset api.pb --type pkg.Order --get 'items[0].sku' < order.bin
   rpckit convert --protoset api.pb --type pkg.User --mask email,phone --to binary < user.bin > redacted.bin
-  rpckit convert --protoset api.pb --type pkg.Order --set 'status="SHIPPED"' --delete note --to binary < order.bin`,
+  rpckit convert --protoset api.pb --type pkg.Order --set 'status="SHIPPED"' --delete note --to binary < order.bin
+  rpckit convert --idl api.thrift --type api.Order --from binary --to compact < order.bin > order.compact`,
 		Args: argsBetween(0, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 && !strings.Contains(args[0], ":") {
 				return usagef("%q is not a target (host:port or unix:path)", args[0])
 			}
 			target, _ := splitTarget(args)
+			if f.idl.file != "" {
+				return runThriftConvert(cmd, stdio, &f, target)
+			}
 			return runConvert(cmd, stdio, &f, target)
 		},
 	}
 	fs := cmd.Flags()
 	fs.StringVar(&f.typeName, "type", "", "full name of the message type (required)")
-	fs.StringVar(&f.from, "from", "binary", "input format: binary or json")
-	fs.StringVar(&f.to, "to", "json", "output format: json or binary")
+	fs.StringVar(&f.from, "from", "binary", "input format: binary or json; binary or compact with --idl")
+	fs.StringVar(&f.to, "to", "json", "output format: json or binary; binary or compact with --idl (default: --from)")
 	fs.StringVar(&f.get, "get", "", "print the value at `PATH` as JSON; a list element past the end or an absent map key is an error (exit 1)")
 	fs.BoolVar(&f.orDef, "default", false, "with --get, print the default where the path has no value")
 	fs.Var(&f.mask, "mask", "remove these field `paths` (comma-separated, repeatable)")
@@ -80,6 +92,8 @@ unless --default asks for the default.`,
 	f.conn.register(fs)
 	f.schema.register(fs)
 	f.json.register(fs)
+	f.idl.register(fs)
+	fs.StringVar(&f.keepType, "keep-type", "", "with --idl, trim the struct to the subset struct `NAME`")
 	return cmd
 }
 
@@ -136,6 +150,9 @@ func (f *convertFlags) check() error {
 	}
 	if f.orDef && f.get == "" {
 		return usagef("--default goes with --get")
+	}
+	if f.keepType != "" {
+		return usagef("--keep-type goes with --idl; for protobuf, --keep takes field paths")
 	}
 	return nil
 }

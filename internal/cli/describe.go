@@ -13,20 +13,29 @@ func newDescribeCmd(stdio Stdio) *cobra.Command {
 	var cf connFlags
 	var sf schemaFlags
 	var template bool
+	var idf idlFlags
 	cmd := &cobra.Command{
 		Use:   "describe [TARGET] [SYMBOL]",
 		Short: "Print the .proto source of a service, method, message or enum",
 		Long: `Print the .proto source, options included, of a service, method, message,
 oneof, enum or field; with no symbol, of every service. With --template, print
 a JSON request for a message (or a method's request message) with every field
-filled in.`,
+filled in.
+
+With --idl, the schema is a Thrift IDL file: with no symbol, every service,
+struct, union, exception, enum, typedef and constant of it and its includes;
+with one (bench.Medium, Medium, BenchService.Echo), its IDL source.`,
 		Example: `  rpckit describe --plaintext 127.0.0.1:50051 rpckit.ranking.v1.RankingService
-  rpckit describe --plaintext 127.0.0.1:50051 --template rpckit.ranking.v1.RankingService/Rank`,
+  rpckit describe --plaintext 127.0.0.1:50051 --template rpckit.ranking.v1.RankingService/Rank
+  rpckit describe --idl api.thrift api.Order`,
 		Args: argsBetween(0, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			target, rest := splitTarget(args)
 			if len(rest) > 1 {
 				return usagef("want at most one symbol, got %q", rest)
+			}
+			if idf.file != "" {
+				return runDescribeIDL(stdio, &idf, &sf, target, rest, template)
 			}
 			s, err := open(cmd.Context(), target, &cf, &sf)
 			if err != nil {
@@ -48,6 +57,7 @@ filled in.`,
 	cmd.Flags().BoolVar(&template, "template", false, "print a sample JSON request instead of proto source")
 	cf.register(cmd.Flags())
 	sf.register(cmd.Flags())
+	idf.register(cmd.Flags())
 	return cmd
 }
 

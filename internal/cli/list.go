@@ -11,17 +11,22 @@ import (
 func newListCmd(stdio Stdio) *cobra.Command {
 	var cf connFlags
 	var sf schemaFlags
+	var idf idlFlags
 	cmd := &cobra.Command{
 		Use:   "list [TARGET] [SERVICE]",
 		Short: "List the services of a server, or the methods of one service",
 		Example: `  rpckit list --plaintext 127.0.0.1:50051
   rpckit list --plaintext 127.0.0.1:50051 rpckit.ranking.v1.RankingService
-  rpckit list --proto api.proto`,
+  rpckit list --proto api.proto
+  rpckit list --idl api.thrift api.OrderService`,
 		Args: argsBetween(0, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			target, rest := splitTarget(args)
 			if len(rest) > 1 {
 				return usagef("want at most one service name, got %q", rest)
+			}
+			if idf.file != "" {
+				return runListIDL(stdio, &idf, &sf, target, rest)
 			}
 			s, err := open(cmd.Context(), target, &cf, &sf)
 			if err != nil {
@@ -36,6 +41,7 @@ func newListCmd(stdio Stdio) *cobra.Command {
 	}
 	cf.register(cmd.Flags())
 	sf.register(cmd.Flags())
+	idf.register(cmd.Flags())
 	return cmd
 }
 
