@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -15,6 +13,7 @@ import (
 
 	"github.com/rpckit/rpckit/dynamic"
 	"github.com/rpckit/rpckit/invoke"
+	"github.com/rpckit/rpckit/invoke/mdvalue"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
@@ -292,14 +291,8 @@ func (g *Gateway) forwarded(r *http.Request) (metadata.MD, error) {
 // -bin values base64-decoded (padded or not), others as they are, which
 // gRPC allows only in printable ASCII.
 func metadataFromHeader(key, v string) (string, error) {
-	if strings.HasSuffix(key, "-bin") {
-		b, err := base64.StdEncoding.DecodeString(v)
-		if err != nil {
-			if b, err = base64.RawStdEncoding.DecodeString(v); err != nil {
-				return "", errors.New("a -bin value must be base64")
-			}
-		}
-		return string(b), nil
+	if mdvalue.IsBinary(key) {
+		return mdvalue.Decode(key, v)
 	}
 	for i := range len(v) {
 		if v[i] < 0x20 || v[i] > 0x7e {
@@ -360,10 +353,7 @@ func (c *call) copyMetadata(prefix string, md metadata.MD) {
 			continue
 		}
 		for _, v := range vs {
-			if strings.HasSuffix(k, "-bin") {
-				v = base64.StdEncoding.EncodeToString([]byte(v))
-			}
-			c.w.Header().Add(prefix+k, v)
+			c.w.Header().Add(prefix+k, mdvalue.Text(k, v))
 		}
 		exposeHeader(c.w.Header(), prefix+k)
 	}

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/rpckit/rpckit/invoke"
+	"github.com/rpckit/rpckit/invoke/mdvalue"
 	"github.com/rpckit/rpckit/schema"
 	"github.com/spf13/cobra"
 	"google.golang.org/grpc/metadata"
@@ -293,10 +293,7 @@ func (c *caller) printMetadata(title string, md metadata.MD) {
 	sort.Strings(keys)
 	for _, k := range keys {
 		for _, v := range md[k] {
-			if strings.HasSuffix(k, "-bin") {
-				v = base64.StdEncoding.EncodeToString([]byte(v))
-			}
-			fmt.Fprintf(c.stdio.Err, "  %s: %s\n", k, v)
+			fmt.Fprintf(c.stdio.Err, "  %s: %s\n", k, mdvalue.Text(k, v))
 		}
 	}
 }
