@@ -32,9 +32,6 @@ type plan struct {
 	// serializers write, at most 64 oneofs. hasSub says some field holds
 	// messages.
 	direct, hasSub bool
-	// flat says every field is a singular scalar, string or bytes outside a
-	// oneof, so the direct path has no runs or oneofs to track.
-	flat bool
 	// jsonLen and wireLen hint the length of the next JSON printed from
 	// and wire bytes converted to messages of this type.
 	jsonLen, wireLen outputHint
@@ -153,13 +150,9 @@ func (b *planBuilder) build(t *dynamic.Type) *plan {
 		p.tags[c] = p.tagIndex(protowire.Number(c>>3), protowire.Type(c&7))
 	}
 	p.direct = !p.wkt.special() && !p.messageSet && len(p.required) == 0 && p.oneofs <= 64 && numberOrder(p)
-	p.flat = p.oneofs == 0
 	for i := range p.fields {
 		if f := &p.fields[i]; f.sub != nil && (!f.isMap || f.val.sub != nil) {
 			p.hasSub = true
-		}
-		if f := &p.fields[i]; f.op >= opList || f.op == opMessage || f.oneof >= 0 {
-			p.flat = false
 		}
 	}
 	return p
