@@ -35,6 +35,9 @@ type plan struct {
 	// jsonLen and wireLen hint the length of the next JSON printed from
 	// and wire bytes converted to messages of this type.
 	jsonLen, wireLen outputHint
+	// keyWords holds the JSON keys of the fields, in t.Fields order, for
+	// the decoder to match keys with.
+	keyWords []keyWords
 	// exts holds the plans of extensions of the message, by descriptor.
 	exts sync.Map // protoreflect.ExtensionTypeDescriptor -> *fieldPlan
 }
@@ -128,6 +131,7 @@ func (b *planBuilder) build(t *dynamic.Type) *plan {
 		p.messageSet = true
 	}
 	b.done[t] = p
+	p.keyWords = jsonKeyWords(t)
 	p.fields = make([]fieldPlan, len(t.Fields))
 	for i, f := range t.Fields {
 		b.field(&p.fields[i], f.Desc, f.Message)
