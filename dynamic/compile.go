@@ -88,7 +88,6 @@ func (k *compiler) field(t *Type, fd protoreflect.FieldDescriptor) *Field {
 		UTF8:        enforceUTF8(fd),
 	}
 	f.Packable = f.List && f.WireType != protowire.BytesType && f.WireType != protowire.StartGroupType
-	f.jsonKey, f.jsonMask = keyWords(f.JSONName + `"`)
 	if !f.List && !f.Map {
 		f.Default = fd.Default()
 	}

@@ -42,11 +42,6 @@ type Field struct {
 	// Default is the value of an absent singular field: the proto2 default
 	// or the zero value.
 	Default protoreflect.Value
-
-	// jsonKey is JSONName and a closing quote as two little-endian words,
-	// zero-padded, and jsonMask masks their bytes, for JSONKeyMatch; zero
-	// when the two take more than 16 bytes.
-	jsonKey, jsonMask [2]uint64
 }
 
 // accepts reports whether a record of wire type wt is a value of f, as

@@ -48,7 +48,7 @@ func (d *decoder) object(t *dynamic.Type, skipType bool) error {
 	open := d.pos
 	d.pos++
 	fr := frame{big: len(d.big)}
-	hint := 0
+	hint, keys := 0, planOf(t).keyWords
 	c := d.skipWS()
 	if c != '}' {
 		for {
@@ -58,7 +58,7 @@ func (d *decoder) object(t *dynamic.Type, skipType bool) error {
 			keyOff := d.pos
 			var err error
 			var name []byte
-			f, colon := d.nextKey(t, &hint)
+			f, colon := d.nextKey(t, keys, &hint)
 			if f == nil {
 				var ks jsonString
 				if ks, err = d.scanString(); err != nil {
@@ -164,10 +164,11 @@ func (d *decoder) unknown(t *dynamic.Type, keyOff int) error {
 // nextKey consumes the key at d.pos when it is, quotes and all, the JSON
 // name of one of the next few fields from hint on, and returns the field:
 // JSON names are ASCII identifiers, so such a key needs no scanning. Most
-// names are compared with the key in two masked words. A colon right after
-// the key is consumed too, and reported.
-func (d *decoder) nextKey(t *dynamic.Type, hint *int) (*dynamic.Field, bool) {
+// names are compared with the key in two masked words, keys (t's in its
+// plan). A colon right after the key is consumed too, and reported.
+func (d *decoder) nextKey(t *dynamic.Type, keys []keyWords, hint *int) (*dynamic.Field, bool) {
 	fs, in := t.Fields, d.in[d.pos+1:]
+	keys = keys[:len(fs)]
 	var w0, w1 uint64
 	words := len(in) >= 16
 	if words {
@@ -176,7 +177,7 @@ func (d *decoder) nextKey(t *dynamic.Type, hint *int) (*dynamic.Field, bool) {
 	for i, n := *hint, min(*hint+4, len(fs)); i < n; i++ {
 		k := -1
 		if words {
-			k = fs[i].JSONKeyMatch(w0, w1)
+			k = keys[i].match(w0, w1)
 		}
 		if k < 0 {
 			name := fs[i].JSONName

@@ -99,7 +99,7 @@ type encoder struct {
 	enumNums  bool
 	unpop     bool
 	indent    string
-	compact   bool     // compact output, no unpopulated fields: the direct path uses compactFields
+	compact   bool     // compact output, no unpopulated fields: the direct path may run
 	names     int      // the keys printed: jsonNames or protoNames, an index of fieldPlan.keys
 	level     int      // nesting of objects and arrays, for indentation
 	depth     int      // messages still allowed below this one

@@ -30,7 +30,7 @@ func TestMarshalAllocs(t *testing.T) {
 			t.Errorf("%s: Marshal makes %v allocations, want 1", name, n)
 		}
 		buf := make([]byte, 0, 1<<16)
-		for _, o := range []MarshalOptions{{}, {Indent: "  ", EmitUnpopulated: true}} { // the compact loop, directFields
+		for _, o := range []MarshalOptions{{}, {Indent: "  ", EmitUnpopulated: true}} { // the direct path, the general path
 			if n := testing.AllocsPerRun(100, func() { o.MarshalAppend(buf[:0], typ, wire) }); n > 0 {
 				t.Errorf("%s %s: MarshalAppend makes %v allocations, want 0", name, optString(o), n)
 			}

@@ -19,10 +19,10 @@ import (
 // numbers.
 var compactSets = []MarshalOptions{{}, {UseProtoNames: true}, {UseEnumNumbers: true}, {UseProtoNames: true, UseEnumNumbers: true}}
 
-// checkCompact holds the compact loop to the direct path's general loop
-// on wire read as a message of md with the options o, one of compactSets:
-// the same output byte for byte, or the same error. The general loop is
-// held to protojson under every option by the other tests.
+// checkCompact holds the compact loop to the general path (scan, then
+// print) on wire read as a message of md with the options o, one of
+// compactSets: the same output byte for byte, or the same error. The
+// general path is held to protojson under every option by the other tests.
 func checkCompact(t testing.TB, what string, md protoreflect.MessageDescriptor, wire []byte, o MarshalOptions) {
 	t.Helper()
 	p := planOf(dynamic.TypeOf(md))
@@ -32,18 +32,18 @@ func checkCompact(t testing.TB, what string, md protoreflect.MessageDescriptor, 
 	if !ce.compact {
 		t.Fatalf("%s do not choose the compact loop", optString(o))
 	}
-	de.compact = false
+	de.compact = false // no direct path: the general one
 	got, gotErr := ce.convert(p)
 	want, wantErr := de.convert(p)
 	switch {
 	case (gotErr == nil) != (wantErr == nil):
-		t.Fatalf("%s %s: compact loop: %v, %s\ngeneral loop: %v, %s", what, optString(o), gotErr, got, wantErr, want)
+		t.Fatalf("%s %s: compact loop: %v, %s\ngeneral path: %v, %s", what, optString(o), gotErr, got, wantErr, want)
 	case gotErr != nil:
 		if gotErr.Error() != wantErr.Error() {
-			t.Fatalf("%s %s: compact loop fails with %q, general loop with %q", what, optString(o), gotErr, wantErr)
+			t.Fatalf("%s %s: compact loop fails with %q, general path with %q", what, optString(o), gotErr, wantErr)
 		}
 	case !bytes.Equal(got, want):
-		t.Fatalf("%s %s: compact loop prints\n%s\ngeneral loop\n%s", what, optString(o), got, want)
+		t.Fatalf("%s %s: compact loop prints\n%s\ngeneral path\n%s", what, optString(o), got, want)
 	}
 }
 

@@ -64,8 +64,7 @@ func TestMarshalMangled(t *testing.T) {
 }
 
 // TestMarshalMangledFlat is TestMarshalMangled on messages whose fields
-// are all singular scalars, strings and bytes outside oneofs (the direct
-// path's flat loop): random values, records of zero values added (which
+// are all singular scalars, strings and bytes outside oneofs: random values, records of zero values added (which
 // proto.Marshal never writes) and strings of invalid UTF-8, the records
 // reordered and repeated, with every option set.
 func TestMarshalMangledFlat(t *testing.T) {

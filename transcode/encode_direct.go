@@ -4,7 +4,9 @@ package transcode
 // record table, when they come the way serializers write them: in field
 // order, each field once or (lists and maps) in one run, one member per
 // oneof, no extensions. Anything else needs the general path (scan, then
-// print in declaration order).
+// print in declaration order). It prints compact output without
+// unpopulated fields, the default options, with compactFields; indented
+// output and unpopulated fields always take the general path.
 //
 // A message without sub-messages is tried straight away: on any surprise
 // or error its output is rolled back and the general path does it, which
@@ -21,7 +23,7 @@ package transcode
 
 // messageAt prints the message of p in b[start:end].
 func (e *encoder) messageAt(p *plan, start, end int32) error {
-	if p.direct {
+	if p.direct && e.compact {
 		mark, level := len(e.out), e.level
 		ok, err := e.direct(p, start, end)
 		if ok || err != nil {
@@ -68,13 +70,7 @@ func (e *encoder) direct(p *plan, start, end int32) (bool, error) {
 	if e.scratch != nil {
 		ebase = len(e.ents)
 	}
-	var ok bool
-	var err error
-	if e.compact {
-		ok, err = e.compactFields(p, start, end, checked)
-	} else {
-		ok, err = e.directFields(p, start, end, checked)
-	}
+	ok, err := e.compactFields(p, start, end, checked)
 	if e.scratch != nil {
 		e.ents = e.ents[:ebase]
 	}
@@ -99,98 +95,6 @@ const (
 	maxHopeful = 4
 	noHope     = 1 << 30
 )
-
-// directFields is the direct path's loop for indented output and for
-// unpopulated fields; compactFields, the hot loop, does the rest, with the
-// common records parsed inline. Here next parses them.
-func (e *encoder) directFields(p *plan, start, end int32, checked bool) (bool, error) {
-	b := e.b[:end]
-	e.open('{')
-	cur := run{idx: -1}
-	var oneofs uint64
-	for pos := int(start); pos < len(b); {
-		num, wt, vs, ve, next, err := e.next(b, pos)
-		if err != nil {
-			return false, err
-		}
-		pos = next
-		idx := p.tagIndex(num, wt)
-		switch {
-		case idx == tagSkip:
-			continue
-		case idx < 0 || idx < cur.idx:
-			return false, nil
-		}
-		r := rec{idx: idx, aux: uint32(wt), start: int32(vs), end: int32(ve)}
-		if p.flat && !e.unpop { // no runs or oneofs: only the order to check
-			if idx == cur.idx {
-				return false, nil // a field seen again: the general path merges
-			}
-			cur.idx = idx
-			if err := e.singleRec(&p.fields[idx], &r); err != nil {
-				return false, final(checked, err)
-			}
-			continue
-		}
-		if idx == cur.idx {
-			if err := e.extendRun(&cur, &r); err != nil {
-				return false, final(checked, err)
-			}
-			continue
-		}
-		if cur.f != nil && cur.f.op >= opList {
-			if err := e.endRun(&cur); err != nil {
-				return false, final(checked, err)
-			}
-		}
-		if e.unpop {
-			for k := cur.idx + 1; k < idx; k++ {
-				e.unpopulated(&p.fields[k])
-			}
-		}
-		f := &p.fields[idx]
-		if f.oneof >= 0 {
-			if oneofs&(1<<f.oneof) != 0 {
-				return false, nil
-			}
-			oneofs |= 1 << f.oneof
-		}
-		cur = run{f: f, idx: idx}
-		switch {
-		case f.op == opScalar:
-			e.scalarField(f, e.bitsOf(&r))
-		case f.op < opList:
-			if err := e.single(f, &r); err != nil {
-				return false, final(checked, err)
-			}
-		default:
-			if err := e.startRun(&cur, &r); err != nil {
-				return false, final(checked, err)
-			}
-		}
-	}
-	if err := e.endRun(&cur); err != nil {
-		return false, final(checked, err)
-	}
-	if e.unpop {
-		for k := int(cur.idx) + 1; k < len(p.fields); k++ {
-			e.unpopulated(&p.fields[k])
-		}
-	}
-	e.close('}')
-	return true, nil
-}
-
-// singleRec prints singular field f from its record r. (directFields's
-// own loop does the same inline, where the call would cost the messages
-// that have runs.)
-func (e *encoder) singleRec(f *fieldPlan, r *rec) error {
-	if f.op != opScalar {
-		return e.single(f, r)
-	}
-	e.scalarField(f, e.bitsOf(r))
-	return nil
-}
 
 // final returns err if it is final, for a message that regular checked;
 // otherwise nil, to give up.
@@ -246,27 +150,17 @@ type errorString string
 
 func (s errorString) Error() string { return string(s) }
 
-// startRun prints the first record r of field cur.f.
+// startRun prints the first record r of field cur.f, a list or a map.
 func (e *encoder) startRun(cur *run, r *rec) error {
-	f := cur.f
-	switch f.op {
-	case opList:
+	if cur.f.op == opList {
 		cur.mark = len(e.out)
-		e.key(f)
+		e.key(cur.f)
 		e.open('[')
-		return e.extendRun(cur, r)
-	case opMap:
+	} else {
 		e.need()
 		cur.ebase = len(e.ents)
-		return e.extendRun(cur, r)
-	case opMessage:
-		e.key(f)
-		if err := e.messageAt(f.sub, r.start, r.end); err != nil {
-			return e.within(err, f, -1)
-		}
-		return nil
 	}
-	return e.single(f, r)
+	return e.extendRun(cur, r)
 }
 
 // extendRun prints a further record of a list or collects a map entry.
@@ -291,7 +185,7 @@ func (e *encoder) endRun(cur *run) error {
 	}
 	switch cur.f.op {
 	case opList:
-		if cur.n == 0 && !e.unpop {
+		if cur.n == 0 {
 			e.out, e.level = e.out[:cur.mark], e.level-1
 			return nil
 		}

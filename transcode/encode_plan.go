@@ -32,12 +32,12 @@ type plan struct {
 	// serializers write, at most 64 oneofs. hasSub says some field holds
 	// messages.
 	direct, hasSub bool
-	// flat says every field is a singular scalar, string or bytes outside a
-	// oneof, so the direct path has no runs or oneofs to track.
-	flat bool
 	// jsonLen and wireLen hint the length of the next JSON printed from
 	// and wire bytes converted to messages of this type.
 	jsonLen, wireLen outputHint
+	// keyWords holds the JSON keys of the fields, in t.Fields order, for
+	// the decoder to match keys with.
+	keyWords []keyWords
 	// exts holds the plans of extensions of the message, by descriptor.
 	exts sync.Map // protoreflect.ExtensionTypeDescriptor -> *fieldPlan
 }
@@ -131,6 +131,7 @@ func (b *planBuilder) build(t *dynamic.Type) *plan {
 		p.messageSet = true
 	}
 	b.done[t] = p
+	p.keyWords = jsonKeyWords(t)
 	p.fields = make([]fieldPlan, len(t.Fields))
 	for i, f := range t.Fields {
 		b.field(&p.fields[i], f.Desc, f.Message)
@@ -153,13 +154,9 @@ func (b *planBuilder) build(t *dynamic.Type) *plan {
 		p.tags[c] = p.tagIndex(protowire.Number(c>>3), protowire.Type(c&7))
 	}
 	p.direct = !p.wkt.special() && !p.messageSet && len(p.required) == 0 && p.oneofs <= 64 && numberOrder(p)
-	p.flat = p.oneofs == 0
 	for i := range p.fields {
 		if f := &p.fields[i]; f.sub != nil && (!f.isMap || f.val.sub != nil) {
 			p.hasSub = true
-		}
-		if f := &p.fields[i]; f.op >= opList || f.op == opMessage || f.oneof >= 0 {
-			p.flat = false
 		}
 	}
 	return p

@@ -1,8 +1,6 @@
 package dynamic
 
 import (
-	"encoding/binary"
-
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
@@ -44,34 +42,3 @@ func (c *Cache) Extension(xd protoreflect.ExtensionTypeDescriptor) *Field {
 // ExtensionOf returns the Field of the extension xd from the process-wide
 // cache of TypeOf.
 func ExtensionOf(xd protoreflect.ExtensionTypeDescriptor) *Field { return defaultCache.Extension(xd) }
-
-// JSONKeyMatch reports whether a JSON object key whose text after the
-// opening quote starts with the little-endian words w0 and w1 is f's JSON
-// name: the name and the closing quote, compared in two masked words. It
-// returns their length, 0 when the key is another, and -1 when the name is
-// longer than 15 bytes, which it does not check.
-func (f *Field) JSONKeyMatch(w0, w1 uint64) int {
-	switch {
-	case f.jsonMask[0] == 0:
-		return -1
-	case w0&f.jsonMask[0] != f.jsonKey[0] || w1&f.jsonMask[1] != f.jsonKey[1]:
-		return 0
-	}
-	return len(f.JSONName) + 1
-}
-
-// keyWords returns k zero-padded to 16 bytes as two little-endian words,
-// and the mask of its bytes; zeros if k is longer.
-func keyWords(k string) (key, mask [2]uint64) {
-	if len(k) > 16 {
-		return key, mask
-	}
-	var b, m [16]byte
-	copy(b[:], k)
-	for i := range len(k) {
-		m[i] = 0xff
-	}
-	key = [2]uint64{binary.LittleEndian.Uint64(b[:8]), binary.LittleEndian.Uint64(b[8:])}
-	mask = [2]uint64{binary.LittleEndian.Uint64(m[:8]), binary.LittleEndian.Uint64(m[8:])}
-	return key, mask
-}
