@@ -240,7 +240,11 @@ func (f *convertFlags) apply(codec invoke.JSONCodec, md protoreflect.MessageDesc
 		return nil, err
 	}
 	if f.to == "json" {
-		return codec.Decode(nil, md, wire)
+		// Room for the JSON up front: a large result grown step by step
+		// holds its old and new copies at once, and the newline appended
+		// after it would copy it once more. Capacity not written to costs
+		// no memory.
+		return codec.Decode(make([]byte, 0, 2*len(wire)+64), md, wire)
 	}
 	return wire, nil
 }
