@@ -17,32 +17,6 @@ import (
 	"github.com/rpckit/rpckit/schema"
 )
 
-// newGateway returns a gateway with routes from reflection, in front of a
-// Test service of its own, and that service.
-func newGateway(t *testing.T, opts gateway.Options) (*gateway.Gateway, *rpctest.Server) {
-	t.Helper()
-	srv, err := rpctest.Start(rpctest.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.Stop)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	conn, err := invoke.Dial(ctx, srv.Addr, invoke.DialOptions{Plaintext: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	refl := schema.Reflection(conn.ClientConn(), schema.ReflectionOptions{})
-	t.Cleanup(refl.Close)
-	opts.Conn, opts.Source = conn, refl
-	g, err := gateway.New(ctx, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g, srv
-}
-
 // echo sends REST calls through g, which convert JSON to wire and back:
 // one that succeeds, and one that fails with details (Any messages).
 func echo(t *testing.T, g *gateway.Gateway) {
@@ -80,7 +54,7 @@ func TestReloadHeapFlat(t *testing.T) {
 	if testing.Short() {
 		t.Skip("1,000 reloads")
 	}
-	g, srv := newGateway(t, gateway.Options{})
+	g, srv := rpctest.NewGateway(t, gateway.Options{})
 	conn, err := invoke.Dial(context.Background(), srv.Addr, invoke.DialOptions{Plaintext: true})
 	if err != nil {
 		t.Fatal(err)
@@ -123,7 +97,7 @@ func TestReloadHeapFlat(t *testing.T) {
 // and never answers ends with its context, and until then, and after it,
 // requests are served on the routes in use.
 func TestLoadHungUpstream(t *testing.T) {
-	g, _ := newGateway(t, gateway.Options{})
+	g, _ := rpctest.NewGateway(t, gateway.Options{})
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

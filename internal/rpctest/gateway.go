@@ -15,6 +15,17 @@ import (
 // front of a Test service of its own, until the test ends.
 func Gateway(t testing.TB, opts gateway.Options) *httptest.Server {
 	t.Helper()
+	g, _ := NewGateway(t, opts)
+	hs := httptest.NewServer(g)
+	t.Cleanup(hs.Close)
+	return hs
+}
+
+// NewGateway returns a gateway with opts and routes from reflection, in
+// front of a Test service of its own, and that service; both go when the
+// test ends.
+func NewGateway(t testing.TB, opts gateway.Options) (*gateway.Gateway, *Server) {
+	t.Helper()
 	srv, err := Start(Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -34,7 +45,5 @@ func Gateway(t testing.TB, opts gateway.Options) *httptest.Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := httptest.NewServer(g)
-	t.Cleanup(hs.Close)
-	return hs
+	return g, srv
 }
