@@ -27,6 +27,37 @@ import (
 	"google.golang.org/protobuf/types/known/emptypb"
 )
 
+// startGateway starts an Everything service on loopback and returns
+// rpckit's gateway in front of it, with routes from reflection, and the
+// service's address; both go when the test ends.
+func startGateway(tb testing.TB) (*gateway.Gateway, string) {
+	tb.Helper()
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	srv := grpc.NewServer()
+	gwtestv1.RegisterEverythingServer(srv, gwtest.Service{})
+	reflection.Register(srv)
+	go srv.Serve(lis)
+	tb.Cleanup(srv.Stop)
+	addr := lis.Addr().String()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	conn, err := invoke.Dial(ctx, addr, invoke.DialOptions{Plaintext: true})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { conn.Close() })
+	refl := schema.Reflection(conn.ClientConn(), schema.ReflectionOptions{})
+	tb.Cleanup(refl.Close)
+	g, err := gateway.New(ctx, gateway.Options{Conn: conn, Source: refl, Timeout: 10 * time.Second})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return g, addr
+}
+
 // pair is the same upstream behind both gateways.
 type pair struct {
 	ours, theirs *httptest.Server
@@ -34,30 +65,7 @@ type pair struct {
 
 func startPair(t *testing.T) pair {
 	t.Helper()
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := grpc.NewServer()
-	gwtestv1.RegisterEverythingServer(srv, gwtest.Service{})
-	reflection.Register(srv)
-	go srv.Serve(lis)
-	t.Cleanup(srv.Stop)
-	addr := lis.Addr().String()
-
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	conn, err := invoke.Dial(ctx, addr, invoke.DialOptions{Plaintext: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	refl := schema.Reflection(conn.ClientConn(), schema.ReflectionOptions{})
-	t.Cleanup(refl.Close)
-	g, err := gateway.New(ctx, gateway.Options{Conn: conn, Source: refl, Timeout: 10 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, addr := startGateway(t)
 	// grpc-gateway forwards Grpc-Metadata-* only with its legacy matcher
 	// (its default since 2.3x forwards permanent headers alone); rpckit
 	// gateway forwards them as the issue asks, so the comparison uses it.
