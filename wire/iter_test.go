@@ -127,10 +127,38 @@ func consumeAll(b []byte) (int, int) {
 		if n < 0 || num > protowire.MaxValidNumber || typ == protowire.EndGroupType {
 			return count, -1
 		}
+		if typ == protowire.StartGroupType && !groupNumbersValid(b[:n]) {
+			return count, -1
+		}
 		b = b[n:]
 		count++
 	}
 	return count, 0
+}
+
+// groupNumbersValid reports whether every field number inside the group
+// field b is at most MaxValidNumber: protowire's ConsumeField checks only
+// the group's own tag and lets numbers up to MaxInt32 through inside it.
+func groupNumbersValid(b []byte) bool {
+	_, _, n := protowire.ConsumeTag(b)
+	for b = b[n:]; len(b) > 0; {
+		num, typ, tn := protowire.ConsumeTag(b)
+		if tn < 0 || num > protowire.MaxValidNumber {
+			return false
+		}
+		if typ == protowire.EndGroupType {
+			return true
+		}
+		n := tn + protowire.ConsumeFieldValue(num, typ, b[tn:])
+		if n < tn {
+			return false
+		}
+		if typ == protowire.StartGroupType && !groupNumbersValid(b[:n]) {
+			return false
+		}
+		b = b[n:]
+	}
+	return true
 }
 
 func TestNewIterAt(t *testing.T) {
