@@ -4,6 +4,7 @@ import (
 	"math"
 	"unicode/utf8"
 
+	"github.com/rpckit/rpckit/internal/pathsyntax"
 	"github.com/rpckit/rpckit/wire"
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
@@ -90,20 +91,20 @@ func appendString(dst []byte, f *Field, s string) ([]byte, error) {
 // appendKey appends the key record of a map entry.
 func appendKey(dst []byte, kf *Field, k Key) ([]byte, error) {
 	var v protoreflect.Value
-	switch k.kind {
-	case keyString:
-		v = protoreflect.ValueOfString(k.s)
-	case keyBool:
-		v = protoreflect.ValueOfBool(k.u == 1)
-	case keyInt:
-		v = protoreflect.ValueOfInt64(k.i)
+	switch k.Kind {
+	case pathsyntax.String:
+		v = protoreflect.ValueOfString(k.Str)
+	case pathsyntax.Bool:
+		v = protoreflect.ValueOfBool(k.Uint == 1)
+	case pathsyntax.Int:
+		v = protoreflect.ValueOfInt64(k.Int)
 		if isUnsigned(kf.Kind) {
-			v = protoreflect.ValueOfUint64(uint64(k.i))
+			v = protoreflect.ValueOfUint64(uint64(k.Int))
 		}
-	case keyUint:
-		v = protoreflect.ValueOfUint64(k.u)
+	case pathsyntax.Uint:
+		v = protoreflect.ValueOfUint64(k.Uint)
 		if !isUnsigned(kf.Kind) {
-			v = protoreflect.ValueOfInt64(int64(k.u))
+			v = protoreflect.ValueOfInt64(int64(k.Uint))
 		}
 	}
 	return appendRecord(dst, kf, v)

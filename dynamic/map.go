@@ -1,6 +1,7 @@
 package dynamic
 
 import (
+	"github.com/rpckit/rpckit/internal/pathsyntax"
 	"github.com/rpckit/rpckit/wire"
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -148,26 +149,26 @@ func (v Value) findEntry(f *Field, k Key, p Path, n int) (wire.Field, bool, erro
 func keyFits(kf *Field, k Key) bool {
 	switch kf.Kind {
 	case protoreflect.StringKind:
-		return k.kind == keyString
+		return k.Kind == pathsyntax.String
 	case protoreflect.BoolKind:
-		return k.kind == keyBool
+		return k.Kind == pathsyntax.Bool
 	}
-	return k.kind == keyInt || k.kind == keyUint
+	return k.Kind == pathsyntax.Int || k.Kind == pathsyntax.Uint
 }
 
 // keyEquals reports whether the decoded entry key e is k.
 func keyEquals(e Elem, k Key) bool {
 	switch e.f.Kind {
 	case protoreflect.StringKind:
-		return k.kind == keyString && e.String() == k.s
+		return k.Kind == pathsyntax.String && e.String() == k.Str
 	case protoreflect.BoolKind:
-		return k.kind == keyBool && e.Bool() == (k.u == 1)
+		return k.Kind == pathsyntax.Bool && e.Bool() == (k.Uint == 1)
 	case protoreflect.Uint32Kind, protoreflect.Uint64Kind, protoreflect.Fixed32Kind, protoreflect.Fixed64Kind:
 		u := e.Uint()
-		return (k.kind == keyUint && k.u == u) || (k.kind == keyInt && k.i >= 0 && uint64(k.i) == u)
+		return (k.Kind == pathsyntax.Uint && k.Uint == u) || (k.Kind == pathsyntax.Int && k.Int >= 0 && uint64(k.Int) == u)
 	}
 	i := e.Int()
-	return (k.kind == keyInt && k.i == i) || (k.kind == keyUint && i >= 0 && uint64(i) == k.u)
+	return (k.Kind == pathsyntax.Int && k.Int == i) || (k.Kind == pathsyntax.Uint && i >= 0 && uint64(i) == k.Uint)
 }
 
 // keyOf returns the Key that an entry key element holds.

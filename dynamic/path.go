@@ -2,7 +2,6 @@ package dynamic
 
 import (
 	"strconv"
-	"strings"
 
 	"google.golang.org/protobuf/encoding/protowire"
 
@@ -49,78 +48,37 @@ func IndexStep(i int) Step { return Step{Kind: StepIndex, Index: i, Key: IntKey(
 // KeyStep selects the map entry with key k.
 func KeyStep(k Key) Step { return Step{Kind: StepKey, Key: k} }
 
-// keyKind says which member of a Key is set.
-type keyKind uint8
-
-const (
-	keyString keyKind = iota + 1
-	keyInt
-	keyUint
-	keyBool
-)
-
 // Key is a map key of any key kind.
-type Key struct {
-	kind keyKind
-	s    string
-	i    int64
-	u    uint64
-}
+type Key = pathsyntax.Key
 
 // StringKey returns a string map key.
-func StringKey(s string) Key { return Key{kind: keyString, s: s} }
+func StringKey(s string) Key { return Key{Kind: pathsyntax.String, Str: s} }
 
 // IntKey returns a signed integer map key.
-func IntKey(i int64) Key { return Key{kind: keyInt, i: i} }
+func IntKey(i int64) Key { return Key{Kind: pathsyntax.Int, Int: i} }
 
 // UintKey returns an unsigned integer map key.
-func UintKey(u uint64) Key { return Key{kind: keyUint, u: u} }
+func UintKey(u uint64) Key { return Key{Kind: pathsyntax.Uint, Uint: u} }
 
 // BoolKey returns a bool map key.
 func BoolKey(b bool) Key {
-	k := Key{kind: keyBool}
+	k := Key{Kind: pathsyntax.Bool}
 	if b {
-		k.u = 1
+		k.Uint = 1
 	}
 	return k
 }
 
-// String formats k as in a path: quoted strings, bare numbers and bools.
-func (k Key) String() string {
-	switch k.kind {
-	case keyString:
-		return strconv.Quote(k.s)
-	case keyInt:
-		return strconv.FormatInt(k.i, 10)
-	case keyUint:
-		return strconv.FormatUint(k.u, 10)
-	case keyBool:
-		return strconv.FormatBool(k.u == 1)
-	}
-	return "?"
-}
-
 // String formats p in the syntax ParsePath reads.
 func (p Path) String() string {
-	var sb strings.Builder
+	steps := make([]pathsyntax.Step, len(p))
 	for i, s := range p {
-		switch s.Kind {
-		case StepField:
-			if i > 0 {
-				sb.WriteByte('.')
-			}
-			if s.Num != 0 {
-				sb.WriteString(strconv.Itoa(int(s.Num)))
-			} else {
-				sb.WriteString(s.Name)
-			}
-		case StepIndex:
-			sb.WriteString("[" + strconv.Itoa(s.Index) + "]")
-		case StepKey:
-			sb.WriteString("[" + s.Key.String() + "]")
+		steps[i] = pathsyntax.Step{Kind: pathsyntax.Kind(s.Kind), Name: s.Name, Num: int64(s.Num), Index: s.Index, Key: s.Key}
+		if s.Num != 0 {
+			steps[i].Name = ""
 		}
 	}
-	return sb.String()
+	return pathsyntax.Format(steps)
 }
 
 // ParsePath parses a path such as `a.b[2].c`, `m["key"]`, `m[42]`,
@@ -150,15 +108,7 @@ func stepOf(st pathsyntax.Step) Step {
 	case pathsyntax.Index:
 		return IndexStep(st.Index)
 	}
-	switch st.KeyKind {
-	case pathsyntax.String:
-		return KeyStep(StringKey(st.Str))
-	case pathsyntax.Int:
-		return KeyStep(IntKey(st.Int))
-	case pathsyntax.Uint:
-		return KeyStep(UintKey(st.Uint))
-	}
-	return KeyStep(BoolKey(st.Uint == 1))
+	return KeyStep(st.Key)
 }
 
 // PathSyntaxError reports a path that does not parse.

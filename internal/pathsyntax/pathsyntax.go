@@ -2,7 +2,8 @@
 // dynamic packages share: field names or numbers joined by dots, list
 // indexes and map keys in brackets (`a.b[2].c`, `m["key"]`, `m[-7]`,
 // `m[true]`, `3.17`). Strings are Go-quoted. Each package turns the Steps
-// into its own Path type and checks field numbers against its own range.
+// into its own Path type and checks field numbers against its own range;
+// both use Key as their map key and Format to print a path.
 //
 // It is a leaf: the standard library only.
 package pathsyntax
@@ -19,10 +20,10 @@ type Kind uint8
 const (
 	Field Kind = iota + 1 // a field by Name, or by Num when Name is ""
 	Index                 // a list element Index (also a map's integer key)
-	Key                   // a map entry by key
+	Entry                 // a map entry by Key
 )
 
-// KeyKind says which member of a Step holds its key.
+// KeyKind says which member of a Key is set.
 type KeyKind uint8
 
 // The kinds of key.
@@ -33,16 +34,60 @@ const (
 	Bool
 )
 
+// Key is a map key of any scalar kind; both dynamic packages use it as
+// their Key.
+type Key struct {
+	Kind KeyKind
+	Str  string // String
+	Int  int64  // Int
+	Uint uint64 // Uint; Bool: 1 for true
+}
+
+// String formats k as in a path: quoted strings, bare numbers and bools.
+func (k Key) String() string {
+	switch k.Kind {
+	case String:
+		return strconv.Quote(k.Str)
+	case Int:
+		return strconv.FormatInt(k.Int, 10)
+	case Uint:
+		return strconv.FormatUint(k.Uint, 10)
+	case Bool:
+		return strconv.FormatBool(k.Uint == 1)
+	}
+	return "?"
+}
+
 // Step is one step of a path.
 type Step struct {
-	Kind    Kind
-	Name    string // Field: the field's name, "" when selected by number
-	Num     int64  // Field: the field's number
-	Index   int    // Index
-	KeyKind KeyKind
-	Str     string // String key
-	Int     int64  // Int key (and Index)
-	Uint    uint64 // Uint key; Bool key: 1 for true
+	Kind  Kind
+	Name  string // Field: the field's name, "" when selected by number
+	Num   int64  // Field: the field's number
+	Index int    // Index
+	Key   Key    // Entry, and Index as an Int key
+}
+
+// Format formats steps in the syntax Next reads.
+func Format(steps []Step) string {
+	var sb strings.Builder
+	for i, s := range steps {
+		switch s.Kind {
+		case Field:
+			if i > 0 {
+				sb.WriteByte('.')
+			}
+			if s.Name == "" {
+				sb.WriteString(strconv.FormatInt(s.Num, 10))
+			} else {
+				sb.WriteString(s.Name)
+			}
+		case Index:
+			sb.WriteString("[" + strconv.Itoa(s.Index) + "]")
+		case Entry:
+			sb.WriteString("[" + s.Key.String() + "]")
+		}
+	}
+	return sb.String()
 }
 
 // Error is a path that does not parse: what is wrong, at which offset.
@@ -97,7 +142,7 @@ func bracket(s string, i int) (Step, int, error) {
 		if err != nil {
 			return Step{}, 0, &Error{i, "bad string key"}
 		}
-		return Step{Kind: Key, KeyKind: String, Str: str}, end + 1, nil
+		return Step{Kind: Entry, Key: Key{Kind: String, Str: str}}, end + 1, nil
 	}
 	step, ok := scalarKey(in)
 	if !ok {
@@ -126,20 +171,20 @@ func bracketEnd(s string, i int) (int, error) {
 func scalarKey(in string) (Step, bool) {
 	switch in {
 	case "true", "false":
-		s := Step{Kind: Key, KeyKind: Bool}
+		s := Step{Kind: Entry, Key: Key{Kind: Bool}}
 		if in == "true" {
-			s.Uint = 1
+			s.Key.Uint = 1
 		}
 		return s, true
 	}
 	if i, err := strconv.ParseInt(in, 10, 64); err == nil {
 		if i >= 0 && int64(int(i)) == i {
-			return Step{Kind: Index, Index: int(i), KeyKind: Int, Int: i}, true
+			return Step{Kind: Index, Index: int(i), Key: Key{Kind: Int, Int: i}}, true
 		}
-		return Step{Kind: Key, KeyKind: Int, Int: i}, true
+		return Step{Kind: Entry, Key: Key{Kind: Int, Int: i}}, true
 	}
 	if u, err := strconv.ParseUint(in, 10, 64); err == nil {
-		return Step{Kind: Key, KeyKind: Uint, Uint: u}, true
+		return Step{Kind: Entry, Key: Key{Kind: Uint, Uint: u}}, true
 	}
 	return Step{}, false
 }

@@ -27,10 +27,10 @@ func TestNextSteps(t *testing.T) {
 	want := []Step{
 		{Kind: Field, Name: "a"},
 		{Kind: Field, Num: 7},
-		{Kind: Key, KeyKind: String, Str: `k"]`},
-		{Kind: Key, KeyKind: Int, Int: -3},
-		{Kind: Index, Index: 2, KeyKind: Int, Int: 2},
-		{Kind: Key, KeyKind: Bool, Uint: 1},
+		{Kind: Entry, Key: Key{Kind: String, Str: `k"]`}},
+		{Kind: Entry, Key: Key{Kind: Int, Int: -3}},
+		{Kind: Index, Index: 2, Key: Key{Kind: Int, Int: 2}},
+		{Kind: Entry, Key: Key{Kind: Bool, Uint: 1}},
 	}
 	i := 0
 	for n := 0; i < len(s); n++ {
@@ -42,5 +42,8 @@ func TestNextSteps(t *testing.T) {
 			t.Fatalf("step %d = %+v", n, st)
 		}
 		i = next
+	}
+	if got := Format(want); got != s {
+		t.Errorf("Format = %s, want %s", got, s)
 	}
 }

@@ -1,6 +1,7 @@
 package dynamic
 
 import (
+	"github.com/rpckit/rpckit/internal/pathsyntax"
 	"github.com/rpckit/rpckit/thrift/idl"
 	"github.com/rpckit/rpckit/thrift/wire"
 )
@@ -222,22 +223,22 @@ func (v Value) matchKey(off int, t wire.Type, k Key) (bool, int, error) {
 	switch t {
 	case wire.String:
 		b, end, err := v.p.ConsumeBinary(v.b, off)
-		return err == nil && string(b) == k.s, end, err
+		return err == nil && string(b) == k.Str, end, err
 	case wire.Bool:
 		x, end, err := v.p.ConsumeBool(v.b, off)
-		return err == nil && x == (k.u == 1), end, err
+		return err == nil && x == (k.Uint == 1), end, err
 	case wire.Byte:
 		x, end, err := v.p.ConsumeByte(v.b, off)
-		return err == nil && int64(x) == k.i, end, err
+		return err == nil && int64(x) == k.Int, end, err
 	case wire.I16:
 		x, end, err := v.p.ConsumeI16(v.b, off)
-		return err == nil && int64(x) == k.i, end, err
+		return err == nil && int64(x) == k.Int, end, err
 	case wire.I32:
 		x, end, err := v.p.ConsumeI32(v.b, off)
-		return err == nil && int64(x) == k.i, end, err
+		return err == nil && int64(x) == k.Int, end, err
 	case wire.I64:
 		x, end, err := v.p.ConsumeI64(v.b, off)
-		return err == nil && x == k.i, end, err
+		return err == nil && x == k.Int, end, err
 	}
 	end, err := v.p.Skip(v.b, off, t)
 	return false, end, err
@@ -247,18 +248,18 @@ func (v Value) matchKey(off int, t wire.Type, k Key) (bool, int, error) {
 func keyMisfit(t *Type, k Key) string {
 	switch t.Wire {
 	case wire.String:
-		if k.kind == keyString {
+		if k.Kind == pathsyntax.String {
 			return ""
 		}
 	case wire.Bool:
-		if k.kind == keyBool {
+		if k.Kind == pathsyntax.Bool {
 			return ""
 		}
 	case wire.Byte, wire.I16, wire.I32, wire.I64:
-		if k.kind == keyInt && fitsInt(t.Wire, k.i) {
+		if k.Kind == pathsyntax.Int && fitsInt(t.Wire, k.Int) {
 			return ""
 		}
-		if k.kind == keyInt || k.kind == keyUint {
+		if k.Kind == pathsyntax.Int || k.Kind == pathsyntax.Uint {
 			return "key " + k.String() + " out of the range of " + t.Name()
 		}
 	default:

@@ -1,9 +1,6 @@
 package dynamic
 
 import (
-	"strconv"
-	"strings"
-
 	"github.com/rpckit/rpckit/internal/pathsyntax"
 )
 
@@ -47,80 +44,36 @@ func IndexStep(i int) Step { return Step{Kind: StepIndex, Index: i, Key: IntKey(
 // KeyStep selects the map entry with key k.
 func KeyStep(k Key) Step { return Step{Kind: StepKey, Key: k} }
 
-// keyKind says which member of a Key is set.
-type keyKind uint8
-
-const (
-	keyString keyKind = iota + 1
-	keyInt
-	keyUint
-	keyBool
-)
-
 // Key is a map key: a string (or binary), an integer (of any width, or an
 // enum's number) or a bool.
-type Key struct {
-	kind keyKind
-	s    string
-	i    int64
-	u    uint64
-}
+type Key = pathsyntax.Key
 
 // StringKey returns a string or binary map key.
-func StringKey(s string) Key { return Key{kind: keyString, s: s} }
+func StringKey(s string) Key { return Key{Kind: pathsyntax.String, Str: s} }
 
 // IntKey returns an integer map key.
-func IntKey(i int64) Key { return Key{kind: keyInt, i: i} }
+func IntKey(i int64) Key { return Key{Kind: pathsyntax.Int, Int: i} }
 
 // UintKey returns an integer map key above the int64 range, which no
 // Thrift key holds; it is kept so that every path parses.
-func UintKey(u uint64) Key { return Key{kind: keyUint, u: u} }
+func UintKey(u uint64) Key { return Key{Kind: pathsyntax.Uint, Uint: u} }
 
 // BoolKey returns a bool map key.
 func BoolKey(b bool) Key {
-	k := Key{kind: keyBool}
+	k := Key{Kind: pathsyntax.Bool}
 	if b {
-		k.u = 1
+		k.Uint = 1
 	}
 	return k
 }
 
-// String formats k as in a path: quoted strings, bare numbers and bools.
-func (k Key) String() string {
-	switch k.kind {
-	case keyString:
-		return strconv.Quote(k.s)
-	case keyInt:
-		return strconv.FormatInt(k.i, 10)
-	case keyUint:
-		return strconv.FormatUint(k.u, 10)
-	case keyBool:
-		return strconv.FormatBool(k.u == 1)
-	}
-	return "?"
-}
-
 // String formats p in the syntax ParsePath reads.
 func (p Path) String() string {
-	var sb strings.Builder
+	steps := make([]pathsyntax.Step, len(p))
 	for i, s := range p {
-		switch s.Kind {
-		case StepField:
-			if i > 0 {
-				sb.WriteByte('.')
-			}
-			if s.Name == "" {
-				sb.WriteString(strconv.Itoa(int(s.ID)))
-			} else {
-				sb.WriteString(s.Name)
-			}
-		case StepIndex:
-			sb.WriteString("[" + strconv.Itoa(s.Index) + "]")
-		case StepKey:
-			sb.WriteString("[" + s.Key.String() + "]")
-		}
+		steps[i] = pathsyntax.Step{Kind: pathsyntax.Kind(s.Kind), Name: s.Name, Num: int64(s.ID), Index: s.Index, Key: s.Key}
 	}
-	return sb.String()
+	return pathsyntax.Format(steps)
 }
 
 // ParsePath parses a path in the syntax of rpckit's protobuf dynamic
@@ -160,13 +113,5 @@ func stepOf(st pathsyntax.Step) Step {
 	case pathsyntax.Index:
 		return IndexStep(st.Index)
 	}
-	switch st.KeyKind {
-	case pathsyntax.String:
-		return KeyStep(StringKey(st.Str))
-	case pathsyntax.Int:
-		return KeyStep(IntKey(st.Int))
-	case pathsyntax.Uint:
-		return KeyStep(UintKey(st.Uint))
-	}
-	return KeyStep(BoolKey(st.Uint == 1))
+	return KeyStep(st.Key)
 }

@@ -139,11 +139,11 @@ func (v Value) appendHeader(dst []byte, s *site, n int) []byte {
 func appendKey(dst []byte, p wire.Protocol, t wire.Type, k Key) []byte {
 	switch t {
 	case wire.String:
-		return p.AppendString(dst, k.s)
+		return p.AppendString(dst, k.Str)
 	case wire.Bool:
-		return p.AppendBool(dst, k.u == 1)
+		return p.AppendBool(dst, k.Uint == 1)
 	}
-	return appendInt(dst, p, t, k.i)
+	return appendInt(dst, p, t, k.Int)
 }
 
 // reserve returns dst with room for n more bytes.
