@@ -1,8 +1,7 @@
 package dynamic
 
 import (
-	"sync"
-
+	"github.com/rpckit/rpckit/internal/pool"
 	"github.com/rpckit/rpckit/wire"
 	"google.golang.org/protobuf/encoding/protowire"
 )
@@ -44,22 +43,9 @@ type DocOptions struct {
 // NewDoc returns an empty Doc.
 func NewDoc() *Doc { return &Doc{} }
 
-// DocPool is a pool of Docs. The zero DocPool is ready to use.
-type DocPool struct{ p sync.Pool }
-
-// Get returns a Doc from the pool, or a new one.
-func (p *DocPool) Get() *Doc {
-	if d, ok := p.p.Get().(*Doc); ok {
-		return d
-	}
-	return NewDoc()
-}
-
-// Put resets d and returns it to the pool.
-func (p *DocPool) Put(d *Doc) {
-	d.Reset()
-	p.p.Put(d)
-}
+// DocPool is a pool of Docs: Get returns one from the pool or a new one,
+// Put resets it and gives it back. The zero DocPool is ready to use.
+type DocPool = pool.Of[Doc, *Doc]
 
 // Reset empties d, keeping its memory.
 func (d *Doc) Reset() {

@@ -139,7 +139,7 @@ func TestLoadHasNoRPC(t *testing.T) {
 // allowed lists, for library packages, the module packages they may import.
 var allowed = map[string][]string{
 	"wire":      {},
-	"dynamic":   {"wire", "internal/utf8x", "internal/errtext", "internal/pathsyntax"},
+	"dynamic":   {"wire", "internal/utf8x", "internal/errtext", "internal/pathsyntax", "internal/pool"},
 	"transcode": {"wire", "dynamic", "internal/utf8x", "internal/errtext"},
 	"schema":    {"internal/errtext"},
 	"invoke":    {"schema", "dynamic", "transcode", "wire", "internal/sysconn"},
@@ -161,7 +161,7 @@ var allowed = map[string][]string{
 	"thrift/idl":  {"internal/utf8x", "internal/errtext"},
 	"thrift/wire": {"internal/utf8x", "internal/errtext"},
 	"thrift/dynamic": {"thrift/idl", "thrift/wire", "internal/utf8x", "internal/errtext",
-		"internal/pathsyntax"},
+		"internal/pathsyntax", "internal/pool"},
 	// The only Thrift package on the network: wire and idl, and the stdlib.
 	"thrift/client": {"thrift/wire", "thrift/idl", "internal/sysconn"},
 
@@ -170,6 +170,8 @@ var allowed = map[string][]string{
 	"internal/errtext": {},
 	// The path syntax of dynamic and thrift/dynamic: the standard library only.
 	"internal/pathsyntax": {},
+	// The typed pool of both dynamics' Docs: the standard library only.
+	"internal/pool": {},
 	// A leaf under gateway, ui and server: the standard library only.
 	"internal/bodytimeout": {},
 	// A leaf under invoke/lean and thrift/client: the standard library only.
