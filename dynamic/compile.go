@@ -78,7 +78,7 @@ func (k *compiler) field(t *Type, fd protoreflect.FieldDescriptor) *Field {
 		Name:        string(fd.Name()),
 		JSONName:    fd.JSONName(),
 		Kind:        fd.Kind(),
-		WireType:    wireTypeOf(fd.Kind()),
+		WireType:    WireTypeOf(fd.Kind()),
 		List:        fd.IsList(),
 		Map:         fd.IsMap(),
 		Packed:      fd.IsPacked(),

@@ -79,8 +79,9 @@ func (e *Enum) Number(name string) (protoreflect.EnumNumber, bool) {
 	return n, ok
 }
 
-// wireTypeOf returns the wire type of one element of a field of kind k.
-func wireTypeOf(k protoreflect.Kind) protowire.Type {
+// WireTypeOf returns the wire type of one element of a field of kind k
+// (packed repeated fields aside, which are BytesType records).
+func WireTypeOf(k protoreflect.Kind) protowire.Type {
 	switch k {
 	case protoreflect.Fixed32Kind, protoreflect.Sfixed32Kind, protoreflect.FloatKind:
 		return protowire.Fixed32Type

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/rpckit/rpckit/dynamic"
 	"github.com/rpckit/rpckit/internal/fixture"
 	fixturev1 "github.com/rpckit/rpckit/internal/gen/rpckit/fixture/v1"
 	"google.golang.org/protobuf/encoding/protowire"
@@ -129,7 +130,7 @@ func appendZeroRecords(r *rand.Rand, md protoreflect.MessageDescriptor, b []byte
 	fields := md.Fields()
 	for range r.IntN(3) {
 		fd := fields.Get(r.IntN(fields.Len()))
-		wt := wireTypeOf(fd.Kind())
+		wt := dynamic.WireTypeOf(fd.Kind())
 		b = protowire.AppendTag(b, fd.Number(), wt)
 		switch wt {
 		case protowire.Fixed64Type:
@@ -234,7 +235,7 @@ func splitPacked(r *rand.Rand, fd protoreflect.FieldDescriptor, num protowire.Nu
 		elems = append(elems, p[:n])
 		p = p[n:]
 	}
-	wt := wireTypeOf(fd.Kind())
+	wt := dynamic.WireTypeOf(fd.Kind())
 	var out [][]byte
 	switch r.IntN(3) {
 	case 0: // unpacked

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rpckit/rpckit/dynamic"
 	"github.com/rpckit/rpckit/schema"
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
@@ -164,7 +165,7 @@ func appendOddEntries(r *rand.Rand, wire []byte, fd protoreflect.FieldDescriptor
 // fixed bits, a message with one field, a string of 130 bytes (a two-byte
 // length).
 func oddRecord(num protowire.Number, k protoreflect.Kind) []byte {
-	wt := wireTypeOf(k)
+	wt := dynamic.WireTypeOf(k)
 	b := protowire.AppendTag(nil, num, wt)
 	switch {
 	case wt == protowire.VarintType:

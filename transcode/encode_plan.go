@@ -179,7 +179,7 @@ func (b *planBuilder) field(fp *fieldPlan, fd protoreflect.FieldDescriptor, sub 
 		desc:     fd,
 		num:      fd.Number(),
 		kind:     fd.Kind(),
-		wt:       wireTypeOf(fd.Kind()),
+		wt:       dynamic.WireTypeOf(fd.Kind()),
 		list:     fd.IsList(),
 		isMap:    fd.IsMap(),
 		presence: fd.HasPresence(),
@@ -321,21 +321,6 @@ func (p *plan) lookup(n protowire.Number) int32 {
 // protobuf-go decodes it; other records are unknown fields.
 func (f *fieldPlan) accepts(wt protowire.Type) bool {
 	return wt == f.wt || (f.packable && wt == protowire.BytesType)
-}
-
-// wireTypeOf returns the wire type of one element of a field of kind k.
-func wireTypeOf(k protoreflect.Kind) protowire.Type {
-	switch k {
-	case protoreflect.Fixed32Kind, protoreflect.Sfixed32Kind, protoreflect.FloatKind:
-		return protowire.Fixed32Type
-	case protoreflect.Fixed64Kind, protoreflect.Sfixed64Kind, protoreflect.DoubleKind:
-		return protowire.Fixed64Type
-	case protoreflect.StringKind, protoreflect.BytesKind, protoreflect.MessageKind:
-		return protowire.BytesType
-	case protoreflect.GroupKind:
-		return protowire.StartGroupType
-	}
-	return protowire.VarintType
 }
 
 // enforceUTF8 mirrors protobuf-go: proto3 strings and editions strings with
