@@ -50,16 +50,12 @@ type values struct {
 func parseMessage(t *dynamic.Type, b []byte) (*message, error) {
 	m := &message{t: t, fields: map[protowire.Number]*values{}}
 	for off := 0; off < len(b); {
-		num, typ, n := protowire.ConsumeTag(b[off:])
-		if n < 0 {
-			return nil, fmt.Errorf("conformance: %s: byte %d: %w", t.FullName(), off, protowire.ParseError(n))
+		num, typ, n, vn, err := record(b[off:])
+		if err == nil {
+			err = m.record(num, typ, b[off:off+n+vn], b[off+n:off+n+vn])
 		}
-		vn := protowire.ConsumeFieldValue(num, typ, b[off+n:])
-		if vn < 0 {
-			return nil, fmt.Errorf("conformance: %s: byte %d: field %d: %w", t.FullName(), off, num, protowire.ParseError(vn))
-		}
-		if err := m.record(num, typ, b[off:off+n+vn], b[off+n:off+n+vn]); err != nil {
-			return nil, fmt.Errorf("conformance: %s: byte %d: field %d: %w", t.FullName(), off, num, err)
+		if err != nil {
+			return nil, fmt.Errorf("conformance: %s: byte %d: %w", t.FullName(), off, err)
 		}
 		off += n + vn
 	}
@@ -81,11 +77,7 @@ func (m *message) record(num protowire.Number, typ protowire.Type, rec, val []by
 		body, _ := protowire.ConsumeBytes(val)
 		m.message(f, body)
 	case f.Kind == protoreflect.GroupKind:
-		body, err := groupBody(val)
-		if err != nil {
-			return err
-		}
-		m.message(f, body)
+		return m.group(f, val)
 	case typ == protowire.BytesType && f.Packable:
 		body, _ := protowire.ConsumeBytes(val)
 		return m.packed(f, body)
@@ -156,35 +148,49 @@ func elemLen(wt protowire.Type, b []byte) int {
 }
 
 // scalar adds one scalar element, raw as it came after the tag.
+// group adds the group val of f.
+func (m *message) group(f *dynamic.Field, val []byte) error {
+	body, err := groupBody(val)
+	if err == nil {
+		m.message(f, body)
+	}
+	return err
+}
+
 func (m *message) scalar(f *dynamic.Field, raw []byte) error {
-	var enc []byte
-	switch f.WireType {
-	case protowire.VarintType:
-		x, n := protowire.ConsumeVarint(raw)
-		if n < 0 {
-			return protowire.ParseError(n)
-		}
-		enc = protowire.AppendVarint(nil, normalize(f.Kind, x))
-	case protowire.BytesType:
-		s, n := protowire.ConsumeBytes(raw)
-		if n < 0 {
-			return protowire.ParseError(n)
-		}
-		enc = protowire.AppendBytes(nil, s)
-	default:
-		n := elemLen(f.WireType, raw)
-		if n < 0 {
-			return protowire.ParseError(n)
-		}
-		enc = raw[:n]
+	enc, err := canonicalScalar(f, raw)
+	if err != nil {
+		return err
 	}
 	v := m.values(f)
-	if f.List {
-		v.elems = append(v.elems, enc)
-	} else {
-		v.elems = [][]byte{enc}
+	if !f.List {
+		v.elems = v.elems[:0]
 	}
+	v.elems = append(v.elems, enc)
 	return nil
+}
+
+// canonicalScalar re-encodes the scalar value raw of f in its shortest
+// form.
+func canonicalScalar(f *dynamic.Field, raw []byte) ([]byte, error) {
+	var n int
+	switch f.WireType {
+	case protowire.VarintType:
+		var x uint64
+		if x, n = protowire.ConsumeVarint(raw); n >= 0 {
+			return protowire.AppendVarint(nil, normalize(f.Kind, x)), nil
+		}
+	case protowire.BytesType:
+		var s []byte
+		if s, n = protowire.ConsumeBytes(raw); n >= 0 {
+			return protowire.AppendBytes(nil, s), nil
+		}
+	default:
+		if n = elemLen(f.WireType, raw); n >= 0 {
+			return raw[:n], nil
+		}
+	}
+	return nil, protowire.ParseError(n)
 }
 
 // normalize returns the varint a runtime writes for a field of kind k that
@@ -207,18 +213,28 @@ func normalize(k protoreflect.Kind, x uint64) uint64 {
 
 // groupBody returns the fields of a group, val being what follows its
 // start tag up to and including its end tag.
+// record reads the record that b starts with: its field number, wire
+// type, and the lengths of its tag and its value.
+func record(b []byte) (protowire.Number, protowire.Type, int, int, error) {
+	num, typ, n := protowire.ConsumeTag(b)
+	if n < 0 {
+		return 0, 0, 0, 0, protowire.ParseError(n)
+	}
+	m := protowire.ConsumeFieldValue(num, typ, b[n:])
+	if m < 0 {
+		return num, typ, n, 0, fmt.Errorf("field %d: %w", num, protowire.ParseError(m))
+	}
+	return num, typ, n, m, nil
+}
+
 func groupBody(val []byte) ([]byte, error) {
 	for off := 0; off < len(val); {
-		num, typ, n := protowire.ConsumeTag(val[off:])
-		if n < 0 {
-			return nil, protowire.ParseError(n)
-		}
-		if typ == protowire.EndGroupType {
+		if _, typ, _ := protowire.ConsumeTag(val[off:]); typ == protowire.EndGroupType {
 			return val[:off], nil
 		}
-		m := protowire.ConsumeFieldValue(num, typ, val[off+n:])
-		if m < 0 {
-			return nil, protowire.ParseError(m)
+		_, _, n, m, err := record(val[off:])
+		if err != nil {
+			return nil, err
 		}
 		off += n + m
 	}
@@ -232,28 +248,31 @@ func (m *message) entry(f *dynamic.Field, body []byte) error {
 		return err
 	}
 	enc, err := e.appendEntry(nil)
-	if err != nil {
-		return err
+	if err == nil {
+		m.values(f).put(string(e.elem(f.MapKey)), enc)
 	}
-	key := string(e.elem(f.MapKey))
-	v := m.values(f)
+	return err
+}
+
+// put sets the map entry enc of key: the last entry of a key wins, in the
+// place of the first.
+func (v *values) put(key string, enc []byte) {
 	if v.keys == nil {
 		v.keys = map[string]int{}
 	}
 	if i, ok := v.keys[key]; ok {
 		v.elems[i] = enc
-		return nil
+		return
 	}
 	v.keys[key] = len(v.elems)
 	v.elems = append(v.elems, enc)
-	return nil
 }
 
 // elem returns the canonical encoding of singular scalar field f, its
 // zero value when absent.
 func (m *message) elem(f *dynamic.Field) []byte {
-	if v := m.fields[f.Num]; v != nil && len(v.elems) > 0 {
-		return v.elems[0]
+	if b := m.first(f.Num); b != nil {
+		return b
 	}
 	switch f.WireType {
 	case protowire.Fixed32Type:
@@ -271,11 +290,15 @@ func (m *message) appendEntry(dst []byte) ([]byte, error) {
 	if vf.Kind != protoreflect.MessageKind {
 		return append(protowire.AppendTag(dst, 2, vf.WireType), m.elem(vf)...), nil
 	}
-	var body []byte
-	if v := m.fields[2]; v != nil && len(v.elems) > 0 {
-		body = v.elems[0]
+	return appendMessage(dst, vf, m.first(2))
+}
+
+// first returns the first value of field num, or nil.
+func (m *message) first(num protowire.Number) []byte {
+	if v := m.fields[num]; v != nil && len(v.elems) > 0 {
+		return v.elems[0]
 	}
-	return appendMessage(dst, vf, body)
+	return nil
 }
 
 // append appends the canonical encoding of m.
@@ -296,34 +319,44 @@ func (m *message) append(dst []byte) ([]byte, error) {
 
 func appendValues(dst []byte, v *values) ([]byte, error) {
 	f := v.f
-	var err error
 	switch {
 	case f.Map:
 		for _, e := range v.elems {
 			dst = protowire.AppendBytes(protowire.AppendTag(dst, f.Num, protowire.BytesType), e)
 		}
 	case f.Kind == protoreflect.MessageKind || f.Kind == protoreflect.GroupKind:
-		for _, body := range v.elems {
-			if dst, err = appendMessage(dst, f, body); err != nil {
-				return dst, err
-			}
-		}
+		return appendMessages(dst, f, v.elems)
 	case f.List && f.Packed:
-		dst = protowire.AppendTag(dst, f.Num, protowire.BytesType)
-		dst = protowire.AppendVarint(dst, uint64(totalLen(v.elems)))
-		for _, e := range v.elems {
-			dst = append(dst, e...)
-		}
+		return appendPacked(dst, f, v.elems), nil
 	case f.List:
 		for _, e := range v.elems {
 			dst = append(protowire.AppendTag(dst, f.Num, f.WireType), e...)
 		}
-	default:
-		if e := v.elems[0]; f.HasPresence || !allZero(e) {
-			dst = append(protowire.AppendTag(dst, f.Num, f.WireType), e...)
+	case f.HasPresence || !allZero(v.elems[0]):
+		dst = append(protowire.AppendTag(dst, f.Num, f.WireType), v.elems[0]...)
+	}
+	return dst, nil
+}
+
+// appendMessages appends the message (or group) bodies of f.
+func appendMessages(dst []byte, f *dynamic.Field, bodies [][]byte) ([]byte, error) {
+	var err error
+	for _, body := range bodies {
+		if dst, err = appendMessage(dst, f, body); err != nil {
+			return dst, err
 		}
 	}
 	return dst, nil
+}
+
+// appendPacked appends the elements of f as one packed record.
+func appendPacked(dst []byte, f *dynamic.Field, elems [][]byte) []byte {
+	dst = protowire.AppendTag(dst, f.Num, protowire.BytesType)
+	dst = protowire.AppendVarint(dst, uint64(totalLen(elems)))
+	for _, e := range elems {
+		dst = append(dst, e...)
+	}
+	return dst
 }
 
 // appendMessage appends a record of message or group field f whose value

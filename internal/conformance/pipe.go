@@ -74,19 +74,14 @@ func Errorf(r Result, format string, args ...any) Response {
 func ParseRequest(b []byte) (Request, error) {
 	var req Request
 	for off := 0; off < len(b); {
-		num, typ, n := protowire.ConsumeTag(b[off:])
-		if n < 0 {
-			return req, fmt.Errorf("conformance: request byte %d: %w", off, protowire.ParseError(n))
+		num, typ, n, m, err := record(b[off:])
+		if err == nil {
+			err = req.set(num, typ, b[off+n:off+n+m])
 		}
-		off += n
-		m := protowire.ConsumeFieldValue(num, typ, b[off:])
-		if m < 0 {
-			return req, fmt.Errorf("conformance: request byte %d: field %d: %w", off, num, protowire.ParseError(m))
-		}
-		if err := req.set(num, typ, b[off:off+m]); err != nil {
+		if err != nil {
 			return req, fmt.Errorf("conformance: request byte %d: %w", off, err)
 		}
-		off += m
+		off += n + m
 	}
 	return req, nil
 }
@@ -135,18 +130,24 @@ func Serve(r io.Reader, w io.Writer, handle func(Request) Response) error {
 		if errors.Is(err, io.EOF) {
 			return nil
 		}
-		if err != nil {
-			return err
+		if err == nil {
+			resp, err = answerFrame(out, frame, resp[:0], handle)
 		}
-		req, err := ParseRequest(frame)
 		if err != nil {
-			return err
-		}
-		resp = AppendResponse(resp[:0], call(handle, req))
-		if err := writeFrame(out, resp); err != nil {
 			return err
 		}
 	}
+}
+
+// answerFrame answers the request in frame on out, its response built in
+// resp, which it returns for reuse.
+func answerFrame(out *bufio.Writer, frame, resp []byte, handle func(Request) Response) ([]byte, error) {
+	req, err := ParseRequest(frame)
+	if err != nil {
+		return resp, err
+	}
+	resp = AppendResponse(resp, call(handle, req))
+	return resp, writeFrame(out, resp)
 }
 
 // readFrame reads one length-prefixed frame into buf; io.EOF at a clean end.

@@ -15,25 +15,32 @@ import (
 // could be a typo in name's last component (after the last '.' or '/'),
 // or when the last components are equal (a typo in what comes before).
 func Closest(name string, candidates []string, n int) []string {
-	type scored struct {
-		s string
-		d int
-	}
 	lname := strings.ToLower(name)
 	var hits []scored
 	for _, c := range candidates {
-		lc := strings.ToLower(c)
-		d := distance(lname, lc)
-		if d <= max(1, len(lastPart(lname))/3) || lastPart(lc) == lastPart(lname) {
+		if d, ok := near(lname, strings.ToLower(c)); ok {
 			hits = append(hits, scored{c, d})
 		}
 	}
 	slices.SortStableFunc(hits, func(a, b scored) int { return a.d - b.d })
-	out := make([]string, 0, n)
-	for i := 0; i < len(hits) && i < n; i++ {
-		out = append(out, hits[i].s)
+	out := make([]string, 0, min(n, len(hits)))
+	for _, h := range hits[:min(n, len(hits))] {
+		out = append(out, h.s)
 	}
 	return out
+}
+
+// scored is a candidate name and its distance.
+type scored struct {
+	s string
+	d int
+}
+
+// near returns the distance between the lower-cased name and candidate,
+// and whether the candidate is near enough to suggest.
+func near(name, candidate string) (int, bool) {
+	d := distance(name, candidate)
+	return d, d <= max(1, len(lastPart(name))/3) || lastPart(candidate) == lastPart(name)
 }
 
 func lastPart(s string) string {
@@ -44,27 +51,40 @@ func lastPart(s string) string {
 // deletions, substitutions and swaps of adjacent bytes (optimal string
 // alignment), so "Itme" is one edit from "Item".
 func distance(a, b string) int {
-	d := make([][]int, len(a)+1)
+	d := table(len(a), len(b))
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			d[i][j] = cell(d, a, b, i, j)
+		}
+	}
+	return d[len(a)][len(b)]
+}
+
+// table returns the (n+1) x (m+1) distance table with its first row and
+// column filled: the distances from and to the empty string.
+func table(n, m int) [][]int {
+	d := make([][]int, n+1)
 	for i := range d {
-		d[i] = make([]int, len(b)+1)
+		d[i] = make([]int, m+1)
 		d[i][0] = i
 	}
 	for j := range d[0] {
 		d[0][j] = j
 	}
-	for i := 1; i <= len(a); i++ {
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
+	return d
+}
+
+// cell is the distance between a[:i] and b[:j], from the cells before it.
+func cell(d [][]int, a, b string, i, j int) int {
+	cost := 1
+	if a[i-1] == b[j-1] {
+		cost = 0
 	}
-	return d[len(a)][len(b)]
+	v := min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+	if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+		v = min(v, d[i-2][j-2]+1)
+	}
+	return v
 }
 
 // DidYouMean returns "; did you mean "a" or "b"?" for the suggestions, or
@@ -123,13 +143,21 @@ func stepStarts(path string) []int {
 			bracket = true
 		case c == '.' && !bracket && i > 0:
 			starts = append(starts, i)
-			if strings.HasPrefix(path[i:], cut) {
-				i += len(cut) - 1
-				if i+1 < len(path) && path[i+1] != '.' && path[i+1] != '[' {
-					starts = append(starts, i+1)
-				}
-			}
+			i, starts = pastCut(path, i, starts)
 		}
 	}
 	return starts
+}
+
+// pastCut skips the "..." of a cut at i, if there is one, and starts a
+// step after it unless one starts there anyway.
+func pastCut(path string, i int, starts []int) (int, []int) {
+	if !strings.HasPrefix(path[i:], cut) {
+		return i, starts
+	}
+	i += len(cut) - 1
+	if i+1 < len(path) && path[i+1] != '.' && path[i+1] != '[' {
+		starts = append(starts, i+1)
+	}
+	return i, starts
 }

@@ -39,21 +39,32 @@ func (c ProtoJSON) Decode(dst []byte, md protoreflect.MessageDescriptor, src []b
 	if err := uopts.Unmarshal(src, msg); err != nil {
 		return dst, fmt.Errorf("oracle: %s: bad response message: %w", md.FullName(), err)
 	}
-	mopts := protojson.MarshalOptions{
+	js, err := c.marshalOptions().Marshal(msg)
+	if err == nil {
+		dst, err = appendCompact(dst, js)
+	}
+	if err != nil {
+		return dst, fmt.Errorf("oracle: %s: %w", md.FullName(), err)
+	}
+	return dst, nil
+}
+
+// marshalOptions are c's Options as protojson's.
+func (c ProtoJSON) marshalOptions() protojson.MarshalOptions {
+	return protojson.MarshalOptions{
 		EmitUnpopulated: c.Options.EmitUnpopulated,
 		UseProtoNames:   c.Options.UseProtoNames,
 		UseEnumNumbers:  c.Options.UseEnumNumbers,
 		Resolver:        c.Options.Resolver,
 	}
-	js, err := mopts.Marshal(msg)
-	if err != nil {
-		return dst, fmt.Errorf("oracle: %s: %w", md.FullName(), err)
-	}
-	// protojson varies its spacing on purpose; output here is stable.
-	var out bytes.Buffer
-	out.Write(dst)
-	if err := json.Compact(&out, js); err != nil {
-		return dst, fmt.Errorf("oracle: %s: %w", md.FullName(), err)
+}
+
+// appendCompact appends js without its spacing: protojson varies it on
+// purpose; output here is stable.
+func appendCompact(dst, js []byte) ([]byte, error) {
+	out := bytes.NewBuffer(dst)
+	if err := json.Compact(out, js); err != nil {
+		return dst, err
 	}
 	return out.Bytes(), nil
 }

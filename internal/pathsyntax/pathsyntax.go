@@ -43,6 +43,14 @@ type Key struct {
 	Uint uint64 // Uint; Bool: 1 for true
 }
 
+// boolKey returns the key b.
+func boolKey(b bool) Key {
+	if b {
+		return Key{Kind: Bool, Uint: 1}
+	}
+	return Key{Kind: Bool}
+}
+
 // String formats k as in a path: quoted strings, bare numbers and bools.
 func (k Key) String() string {
 	switch k.Kind {
@@ -69,25 +77,29 @@ type Step struct {
 
 // Format formats steps in the syntax Next reads.
 func Format(steps []Step) string {
-	var sb strings.Builder
+	var b []byte
 	for i, s := range steps {
-		switch s.Kind {
-		case Field:
-			if i > 0 {
-				sb.WriteByte('.')
-			}
-			if s.Name == "" {
-				sb.WriteString(strconv.FormatInt(s.Num, 10))
-			} else {
-				sb.WriteString(s.Name)
-			}
-		case Index:
-			sb.WriteString("[" + strconv.Itoa(s.Index) + "]")
-		case Entry:
-			sb.WriteString("[" + s.Key.String() + "]")
-		}
+		b = s.appendTo(b, i == 0)
 	}
-	return sb.String()
+	return string(b)
+}
+
+// appendTo appends s to a path being printed; first says it is the
+// path's first step.
+func (s Step) appendTo(b []byte, first bool) []byte {
+	switch s.Kind {
+	case Field:
+		if !first {
+			b = append(b, '.')
+		}
+		if s.Name == "" {
+			return strconv.AppendInt(b, s.Num, 10)
+		}
+		return append(b, s.Name...)
+	case Index:
+		return append(strconv.AppendInt(append(b, '['), int64(s.Index), 10), ']')
+	}
+	return append(append(append(b, '['), s.Key.String()...), ']')
 }
 
 // Error is a path that does not parse: what is wrong, at which offset.
@@ -118,17 +130,24 @@ func name(s string, i int, minNum, maxNum int64) (Step, int, error) {
 	for j < len(s) && isIdent(s[j]) {
 		j++
 	}
-	n := s[i:j]
-	if n == "" {
+	if i == j {
 		return Step{}, 0, &Error{i, "want a field name or number"}
 	}
-	if u, err := strconv.ParseUint(n, 10, 32); err == nil {
-		if int64(u) < minNum || int64(u) > maxNum {
-			return Step{}, 0, &Error{i, "bad field number"}
-		}
-		return Step{Kind: Field, Num: int64(u)}, j, nil
+	st, ok := field(s[i:j], minNum, maxNum)
+	if !ok {
+		return Step{}, 0, &Error{i, "bad field number"}
 	}
-	return Step{Kind: Field, Name: n}, j, nil
+	return st, j, nil
+}
+
+// field is the step that selects field n, a name or a number in
+// [minNum, maxNum]; a number outside the range is not ok.
+func field(n string, minNum, maxNum int64) (Step, bool) {
+	u, err := strconv.ParseUint(n, 10, 32)
+	if err != nil {
+		return Step{Kind: Field, Name: n}, true
+	}
+	return Step{Kind: Field, Num: int64(u)}, int64(u) >= minNum && int64(u) <= maxNum
 }
 
 func bracket(s string, i int) (Step, int, error) {
@@ -138,17 +157,21 @@ func bracket(s string, i int) (Step, int, error) {
 	}
 	in := s[i+1 : end]
 	if strings.HasPrefix(in, `"`) {
-		str, err := strconv.Unquote(in)
-		if err != nil {
-			return Step{}, 0, &Error{i, "bad string key"}
-		}
-		return Step{Kind: Entry, Key: Key{Kind: String, Str: str}}, end + 1, nil
+		return stringKey(in, i, end)
 	}
-	step, ok := scalarKey(in)
-	if !ok {
-		return Step{}, 0, &Error{i, "bad index or key"}
+	if step, ok := scalarKey(in); ok {
+		return step, end + 1, nil
 	}
-	return step, end + 1, nil
+	return Step{}, 0, &Error{i, "bad index or key"}
+}
+
+// stringKey reads the quoted key in of the bracket from i to end.
+func stringKey(in string, i, end int) (Step, int, error) {
+	str, err := strconv.Unquote(in)
+	if err != nil {
+		return Step{}, 0, &Error{i, "bad string key"}
+	}
+	return Step{Kind: Entry, Key: Key{Kind: String, Str: str}}, end + 1, nil
 }
 
 // bracketEnd returns the index of the ']' closing the '[' at i, skipping
@@ -169,13 +192,8 @@ func bracketEnd(s string, i int) (int, error) {
 }
 
 func scalarKey(in string) (Step, bool) {
-	switch in {
-	case "true", "false":
-		s := Step{Kind: Entry, Key: Key{Kind: Bool}}
-		if in == "true" {
-			s.Key.Uint = 1
-		}
-		return s, true
+	if in == "true" || in == "false" {
+		return Step{Kind: Entry, Key: boolKey(in == "true")}, true
 	}
 	if i, err := strconv.ParseInt(in, 10, 64); err == nil {
 		if i >= 0 && int64(int(i)) == i {

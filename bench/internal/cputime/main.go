@@ -21,25 +21,38 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: cputime OUT CMD [ARGS...]")
 		os.Exit(2)
 	}
-	cmd := exec.Command(os.Args[2], os.Args[3:]...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	err := cmd.Run()
-	var exit *exec.ExitError
-	if err != nil && !errors.As(err, &exit) {
+	code, err := run(os.Args[1], os.Args[2:])
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "cputime:", err)
 		os.Exit(1)
+	}
+	os.Exit(code)
+}
+
+// run runs argv, writes its CPU time to out and returns its exit code.
+func run(out string, argv []string) (int, error) {
+	cmd, err := start(argv)
+	if err != nil {
+		return 0, err
 	}
 	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
 	if !ok {
-		fmt.Fprintln(os.Stderr, "cputime: no resource usage on this system")
-		os.Exit(1)
+		return 0, errors.New("no resource usage on this system")
 	}
 	line := fmt.Sprintf("%.6f %.6f\n", seconds(ru.Utime), seconds(ru.Stime))
-	if err := os.WriteFile(os.Args[1], []byte(line), 0o644); err != nil {
-		fmt.Fprintln(os.Stderr, "cputime:", err)
-		os.Exit(1)
+	return cmd.ProcessState.ExitCode(), os.WriteFile(out, []byte(line), 0o644)
+}
+
+// start runs argv to its end, its input and output passed through; a
+// command that ran and failed is no error.
+func start(argv []string) (*exec.Cmd, error) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	var exit *exec.ExitError
+	if err := cmd.Run(); err != nil && !errors.As(err, &exit) {
+		return nil, err
 	}
-	os.Exit(cmd.ProcessState.ExitCode())
+	return cmd, nil
 }
 
 func seconds(tv syscall.Timeval) float64 {

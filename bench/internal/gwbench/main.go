@@ -46,21 +46,31 @@ func run(args []string) error {
 	case "upstream":
 		return upstream(ctx)
 	case "grpc-gateway":
-		fs := flag.NewFlagSet("grpc-gateway", flag.ContinueOnError)
-		addr := fs.String("upstream", "", "the upstream's address")
-		if err := fs.Parse(args[1:]); err != nil {
-			return err
-		}
-		return grpcGateway(ctx, *addr)
+		return grpcGatewayCmd(ctx, args[1:])
 	case "medium":
-		b, err := protojson.Marshal(fixture.Medium())
-		if err != nil {
-			return err
-		}
-		_, err = os.Stdout.Write(b)
-		return err
+		return printMedium()
 	}
 	return fmt.Errorf("unknown command %q", args[0])
+}
+
+// grpcGatewayCmd reads grpc-gateway's flags and serves it.
+func grpcGatewayCmd(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("grpc-gateway", flag.ContinueOnError)
+	addr := fs.String("upstream", "", "the upstream's address")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	return grpcGateway(ctx, *addr)
+}
+
+// printMedium writes the Medium fixture as JSON.
+func printMedium() error {
+	b, err := protojson.Marshal(fixture.Medium())
+	if err != nil {
+		return err
+	}
+	_, err = os.Stdout.Write(b)
+	return err
 }
 
 // echo answers Echo with its request.
@@ -89,11 +99,16 @@ func grpcGateway(ctx context.Context, addr string) error {
 	if err := gwtestv1.RegisterEverythingHandlerFromEndpoint(ctx, mux, addr, dial); err != nil {
 		return err
 	}
+	return serveHTTP(ctx, mux)
+}
+
+// serveHTTP serves h on a loopback port it prints until ctx ends.
+func serveHTTP(ctx context.Context, h http.Handler) error {
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Println(lis.Addr())
 	go func() { <-ctx.Done(); srv.Close() }()
 	if err := srv.Serve(lis); err != http.ErrServerClosed {

@@ -19,8 +19,13 @@ func main() {
 		os.Exit(1)
 	}
 	fmt.Println(srv.Addr)
+	waitSignal()
+	srv.Stop()
+}
+
+// waitSignal returns on SIGINT or SIGTERM.
+func waitSignal() {
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	<-sig
-	srv.Stop()
 }

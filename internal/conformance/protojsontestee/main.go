@@ -8,7 +8,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
 
@@ -16,80 +15,50 @@ import (
 	"github.com/rpckit/rpckit/schema"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protoregistry"
+	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/dynamicpb"
 )
 
 func main() {
-	if err := run(os.Getenv(conformance.SourceEnv)); err != nil {
+	if err := conformance.ServeTestee(os.Getenv(conformance.SourceEnv), os.Stdin, os.Stdout, handle); err != nil {
 		fmt.Fprintln(os.Stderr, "protojsontestee:", err)
 		os.Exit(1)
 	}
 }
 
-func run(protos string) error {
-	files, err := conformance.CompileProtos(context.Background(), protos)
-	if err != nil {
-		return err
-	}
-	t := &testee{files: files, types: schema.Types(files)}
-	return conformance.Serve(os.Stdin, os.Stdout, t.handle)
-}
-
-type testee struct {
-	files *protoregistry.Files
-	types *schema.TypeResolver
-}
-
-func (s *testee) handle(req conformance.Request) conformance.Response {
-	for _, f := range []conformance.Format{req.Input, req.Output} {
-		if f == conformance.JSPB || f == conformance.TextFormat {
-			return conformance.Errorf(conformance.Skipped, "format %d not supported", f)
-		}
-	}
-	md, err := conformance.FindMessage(s.files, req.MessageType)
-	if err != nil {
-		return conformance.Errorf(conformance.RuntimeError, "%v", err)
-	}
+// handle answers one request with proto and protojson over dynamicpb.
+func handle(req conformance.Request, md protoreflect.MessageDescriptor, types *schema.TypeResolver) conformance.Response {
 	msg := dynamicpb.NewMessage(md)
-	switch req.Input {
-	case conformance.Protobuf:
-		err = proto.UnmarshalOptions{Resolver: s.types}.Unmarshal(req.Payload, msg)
-	case conformance.JSON:
-		err = protojson.UnmarshalOptions{
-			DiscardUnknown: req.Category == conformance.JSONIgnoreUnknownParsingTest,
-			Resolver:       s.types,
-		}.Unmarshal(req.Payload, msg)
-	default:
-		return conformance.Errorf(conformance.RuntimeError, "no payload (input format %d)", req.Input)
-	}
-	if err != nil {
+	if err := parse(req, msg, types); err != nil {
 		return conformance.Errorf(conformance.ParseError, "%v", err)
 	}
-	return s.serialize(req.Output, msg)
-}
-
-func (s *testee) serialize(out conformance.Format, msg *dynamicpb.Message) conformance.Response {
-	var (
-		b   []byte
-		err error
-		r   conformance.Result
-	)
-	switch out {
-	case conformance.Protobuf:
-		r = conformance.ProtobufPayload
-		// Deterministic: dynamicpb ranges over its fields in map order;
-		// deterministic output orders them by number, as the suite's
-		// byte-exact binary tests expect.
-		b, err = proto.MarshalOptions{Deterministic: true}.Marshal(msg)
-	case conformance.JSON:
-		r = conformance.JSONPayload
-		b, err = protojson.MarshalOptions{Resolver: s.types}.Marshal(msg)
-	default:
-		return conformance.Errorf(conformance.RuntimeError, "unknown output format %d", out)
-	}
+	r, b, err := serialize(req.Output, msg, types)
 	if err != nil {
 		return conformance.Errorf(conformance.SerializeError, "%v", err)
 	}
 	return conformance.Response{Result: r, Data: b}
+}
+
+// parse reads the request's payload into msg.
+func parse(req conformance.Request, msg *dynamicpb.Message, types *schema.TypeResolver) error {
+	if req.Input == conformance.Protobuf {
+		return proto.UnmarshalOptions{Resolver: types}.Unmarshal(req.Payload, msg)
+	}
+	return protojson.UnmarshalOptions{
+		DiscardUnknown: req.Category == conformance.JSONIgnoreUnknownParsingTest,
+		Resolver:       types,
+	}.Unmarshal(req.Payload, msg)
+}
+
+// serialize writes msg in the output format out.
+func serialize(out conformance.Format, msg *dynamicpb.Message, types *schema.TypeResolver) (conformance.Result, []byte, error) {
+	if out == conformance.Protobuf {
+		// Deterministic: dynamicpb ranges over its fields in map order;
+		// deterministic output orders them by number, as the suite's
+		// byte-exact binary tests expect.
+		b, err := proto.MarshalOptions{Deterministic: true}.Marshal(msg)
+		return conformance.ProtobufPayload, b, err
+	}
+	b, err := protojson.MarshalOptions{Resolver: types}.Marshal(msg)
+	return conformance.JSONPayload, b, err
 }

@@ -11,7 +11,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
 
@@ -19,103 +18,57 @@ import (
 	"github.com/rpckit/rpckit/internal/conformance"
 	"github.com/rpckit/rpckit/schema"
 	"github.com/rpckit/rpckit/transcode"
-	"google.golang.org/protobuf/reflect/protoregistry"
+	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 func main() {
-	if err := run(os.Getenv(conformance.SourceEnv)); err != nil {
+	if err := conformance.ServeTestee(os.Getenv(conformance.SourceEnv), os.Stdin, os.Stdout, handle); err != nil {
 		fmt.Fprintln(os.Stderr, "testee:", err)
 		os.Exit(1)
 	}
 }
 
-func run(protos string) error {
-	files, err := conformance.CompileProtos(context.Background(), protos)
-	if err != nil {
-		return err
-	}
-	t := &testee{files: files, types: schema.Types(files)}
-	return conformance.Serve(os.Stdin, os.Stdout, t.handle)
-}
-
-// testee answers requests over the compiled test schemas.
-type testee struct {
-	files *protoregistry.Files
-	types *schema.TypeResolver
-}
-
-func (s *testee) handle(req conformance.Request) conformance.Response {
-	if r, skip := unsupported(req); skip {
-		return r
-	}
-	md, err := conformance.FindMessage(s.files, req.MessageType)
-	if err != nil {
-		return conformance.Errorf(conformance.RuntimeError, "%v", err)
-	}
+// handle answers one request over the compiled test schemas.
+func handle(req conformance.Request, md protoreflect.MessageDescriptor, types *schema.TypeResolver) conformance.Response {
 	t := dynamic.TypeOf(md)
-	wire, resp, ok := s.parse(t, req)
-	if !ok {
-		return resp
+	wire, err := parse(t, req, types)
+	if err != nil {
+		return conformance.Errorf(conformance.ParseError, "%v", err)
 	}
-	return s.serialize(t, req, wire)
-}
-
-// unsupported answers requests in the formats rpckit does not speak.
-func unsupported(req conformance.Request) (conformance.Response, bool) {
-	for _, f := range []conformance.Format{req.Input, req.Output} {
-		if f == conformance.JSPB || f == conformance.TextFormat {
-			return conformance.Errorf(conformance.Skipped, "format %d not supported", f), true
-		}
-	}
-	return conformance.Response{}, false
-}
-
-// parse turns the request's payload into wire bytes, or answers with an
-// error.
-func (s *testee) parse(t *dynamic.Type, req conformance.Request) ([]byte, conformance.Response, bool) {
-	switch req.Input {
-	case conformance.Protobuf:
-		if err := dynamic.Validate(t, req.Payload); err != nil {
-			return nil, conformance.Errorf(conformance.ParseError, "%v", err), false
-		}
-		return req.Payload, conformance.Response{}, true
-	case conformance.JSON:
-		o := transcode.UnmarshalOptions{
-			DiscardUnknown: req.Category == conformance.JSONIgnoreUnknownParsingTest,
-			Resolver:       s.types,
-		}
-		wire, err := o.Unmarshal(t, req.Payload)
-		if err != nil {
-			return nil, conformance.Errorf(conformance.ParseError, "%v", err), false
-		}
+	if req.Input == conformance.JSON {
 		if err := dynamic.Validate(t, wire); err != nil {
-			return nil, conformance.Errorf(conformance.RuntimeError, "transcode.Unmarshal wrote malformed wire bytes: %v", err), false
+			return conformance.Errorf(conformance.RuntimeError, "transcode.Unmarshal wrote malformed wire bytes: %v", err)
 		}
-		return wire, conformance.Response{}, true
 	}
-	return nil, conformance.Errorf(conformance.RuntimeError, "no payload (input format %d)", req.Input), false
+	if req.Output == conformance.JSON {
+		out, err := transcode.MarshalOptions{Resolver: types}.Marshal(t, wire)
+		return payload(conformance.JSONPayload, out, err)
+	}
+	if req.Input == conformance.JSON {
+		return conformance.Response{Result: conformance.ProtobufPayload, Data: wire}
+	}
+	out, err := conformance.Canonical(nil, t, wire)
+	return payload(conformance.ProtobufPayload, out, err)
 }
 
-// serialize answers with wire in the requested output format. Binary input
-// is re-encoded canonically (the suite compares some of it byte for byte);
-// what transcode.Unmarshal wrote goes out as it is.
-func (s *testee) serialize(t *dynamic.Type, req conformance.Request, wire []byte) conformance.Response {
-	switch req.Output {
-	case conformance.Protobuf:
-		if req.Input != conformance.Protobuf {
-			return conformance.Response{Result: conformance.ProtobufPayload, Data: wire}
-		}
-		out, err := conformance.Canonical(nil, t, wire)
-		if err != nil {
-			return conformance.Errorf(conformance.SerializeError, "%v", err)
-		}
-		return conformance.Response{Result: conformance.ProtobufPayload, Data: out}
-	case conformance.JSON:
-		out, err := transcode.MarshalOptions{Resolver: s.types}.Marshal(t, wire)
-		if err != nil {
-			return conformance.Errorf(conformance.SerializeError, "%v", err)
-		}
-		return conformance.Response{Result: conformance.JSONPayload, Data: out}
+// parse turns the request's payload into wire bytes: binary input is
+// checked by dynamic.Validate, JSON goes through transcode.Unmarshal.
+func parse(t *dynamic.Type, req conformance.Request, types *schema.TypeResolver) ([]byte, error) {
+	if req.Input == conformance.Protobuf {
+		return req.Payload, dynamic.Validate(t, req.Payload)
 	}
-	return conformance.Errorf(conformance.RuntimeError, "unknown output format %d", req.Output)
+	return transcode.UnmarshalOptions{
+		DiscardUnknown: req.Category == conformance.JSONIgnoreUnknownParsingTest,
+		Resolver:       types,
+	}.Unmarshal(t, req.Payload)
+}
+
+// payload answers with out as r, or with the error that serializing met.
+// Binary input goes out re-encoded canonically (the suite compares some
+// of it byte for byte); what transcode.Unmarshal wrote goes out as it is.
+func payload(r conformance.Result, out []byte, err error) conformance.Response {
+	if err != nil {
+		return conformance.Errorf(conformance.SerializeError, "%v", err)
+	}
+	return conformance.Response{Result: r, Data: out}
 }
