@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
@@ -66,26 +67,37 @@ func wantStatus(err error, code codes.Code, msg string) error {
 	if !ok || st.Code() != code || st.Message() != msg {
 		return fmt.Errorf("got %v, want code %v message %q", err, code, msg)
 	}
-	for _, d := range st.Details() {
-		if info, ok := d.(*errdetails.ErrorInfo); ok && info.GetReason() == errorReason && info.GetDomain() == errorDomain {
-			return nil
-		}
+	if !hasErrorInfo(st) {
+		return fmt.Errorf("status %v lost its ErrorInfo detail (details: %v)", code, st.Details())
 	}
-	return fmt.Errorf("status %v lost its ErrorInfo detail (details: %v)", code, st.Details())
+	return nil
+}
+
+// hasErrorInfo reports whether st carries the service's ErrorInfo.
+func hasErrorInfo(st *status.Status) bool {
+	return slices.ContainsFunc(st.Details(), func(d any) bool {
+		info, ok := d.(*errdetails.ErrorInfo)
+		return ok && info.GetReason() == errorReason && info.GetDomain() == errorDomain
+	})
 }
 
 func checkStatusCodes(ctx context.Context, e env) error {
 	var errs []error
 	for code := codes.Canceled; code <= codes.Unauthenticated; code++ {
-		msg := fmt.Sprintf("status %d \t with unicode ☺", code)
-		_, err := e.client.UnaryCall(ctx, &testgrpc.SimpleRequest{
-			ResponseStatus: &testgrpc.EchoStatus{Code: int32(code), Message: msg},
-		})
-		if err := wantStatus(err, code, msg); err != nil {
+		if err := checkStatusCode(ctx, e, code); err != nil {
 			errs = append(errs, fmt.Errorf("UnaryCall: %w", err))
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// checkStatusCode asks for a status of code, message in Unicode.
+func checkStatusCode(ctx context.Context, e env, code codes.Code) error {
+	msg := fmt.Sprintf("status %d \t with unicode ☺", code)
+	_, err := e.client.UnaryCall(ctx, &testgrpc.SimpleRequest{
+		ResponseStatus: &testgrpc.EchoStatus{Code: int32(code), Message: msg},
+	})
+	return wantStatus(err, code, msg)
 }
 
 func checkStreamStatus(ctx context.Context, e env) error {

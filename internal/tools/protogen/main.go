@@ -56,44 +56,64 @@ func main() {
 }
 
 func run(check bool) error {
-	var files []*pluginpb.CodeGeneratorResponse_File
-	for _, root := range roots {
-		out, err := generateRoot(root)
-		if err != nil {
-			return err
-		}
-		files = append(files, out...)
-	}
-	if check {
+	files, err := generateAll()
+	switch {
+	case err != nil:
+		return err
+	case check:
 		return compare(files)
 	}
 	return write(files)
 }
 
-func generateRoot(root string) ([]*pluginpb.CodeGeneratorResponse_File, error) {
-	names, err := protoFiles(root)
-	if err != nil || len(names) == 0 {
-		return nil, err
+// generateAll returns the generated files of every root.
+func generateAll() ([]*pluginpb.CodeGeneratorResponse_File, error) {
+	var files []*pluginpb.CodeGeneratorResponse_File
+	for _, root := range roots {
+		out, err := generateRoot(root)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, out...)
 	}
-	reg, err := schema.CompileFiles(context.Background(), schema.CompileOptions{
-		Files: names, ImportPaths: []string{root},
-	})
-	if err != nil {
+	return files, nil
+}
+
+func generateRoot(root string) ([]*pluginpb.CodeGeneratorResponse_File, error) {
+	names, reg, err := compileRoot(root)
+	if err != nil || len(names) == 0 {
 		return nil, err
 	}
 	var out []*pluginpb.CodeGeneratorResponse_File
 	for _, p := range plugins {
-		gen := p.selectFiles(names)
-		if len(gen) == 0 {
-			continue
-		}
-		files, err := runPlugin(p.name, request(reg, gen))
+		files, err := p.generate(reg, names)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, files...)
 	}
 	return out, nil
+}
+
+// generate runs the plugin on the names it generates, if any.
+func (p plugin) generate(reg *protoregistry.Files, names []string) ([]*pluginpb.CodeGeneratorResponse_File, error) {
+	gen := p.selectFiles(names)
+	if len(gen) == 0 {
+		return nil, nil
+	}
+	return runPlugin(p.name, request(reg, gen))
+}
+
+// compileRoot compiles the .proto files under root, if any.
+func compileRoot(root string) ([]string, *protoregistry.Files, error) {
+	names, err := protoFiles(root)
+	if err != nil || len(names) == 0 {
+		return nil, nil, err
+	}
+	reg, err := schema.CompileFiles(context.Background(), schema.CompileOptions{
+		Files: names, ImportPaths: []string{root},
+	})
+	return names, reg, err
 }
 
 // selectFiles keeps the names the plugin generates.
@@ -113,14 +133,11 @@ func (p plugin) selectFiles(names []string) []string {
 func protoFiles(root string) ([]string, error) {
 	var names []string
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.IsDir() && strings.HasSuffix(path, ".proto") {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".proto") {
 			rel, _ := filepath.Rel(root, path)
 			names = append(names, filepath.ToSlash(rel))
 		}
-		return nil
+		return err
 	})
 	if os.IsNotExist(err) {
 		return nil, nil
@@ -134,14 +151,19 @@ func request(reg *protoregistry.Files, generate []string) *pluginpb.CodeGenerato
 		FileToGenerate: generate,
 		Parameter:      proto.String("module=" + module),
 	}
+	req.ProtoFile = schema.Protoset(fileDescriptors(reg, generate)...).File
+	req.SourceFileDescriptors = sourceFiles(req.ProtoFile, generate)
+	return req
+}
+
+// fileDescriptors looks up the named files in reg.
+func fileDescriptors(reg *protoregistry.Files, names []string) []protoreflect.FileDescriptor {
 	var fds []protoreflect.FileDescriptor
-	for _, name := range generate {
+	for _, name := range names {
 		fd, _ := reg.FindFileByPath(name)
 		fds = append(fds, fd)
 	}
-	req.ProtoFile = schema.Protoset(fds...).File
-	req.SourceFileDescriptors = sourceFiles(req.ProtoFile, generate)
-	return req
+	return fds
 }
 
 func sourceFiles(all []*descriptorpb.FileDescriptorProto, generate []string) []*descriptorpb.FileDescriptorProto {
@@ -155,6 +177,22 @@ func sourceFiles(all []*descriptorpb.FileDescriptorProto, generate []string) []*
 }
 
 func runPlugin(name string, req *pluginpb.CodeGeneratorRequest) ([]*pluginpb.CodeGeneratorResponse_File, error) {
+	out, err := pluginOutput(name, req)
+	if err != nil {
+		return nil, err
+	}
+	var resp pluginpb.CodeGeneratorResponse
+	if err := proto.Unmarshal(out, &resp); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if resp.Error != nil {
+		return nil, fmt.Errorf("%s: %s", name, resp.GetError())
+	}
+	return resp.File, nil
+}
+
+// pluginOutput runs `go tool name` on req and returns what it wrote.
+func pluginOutput(name string, req *pluginpb.CodeGeneratorRequest) ([]byte, error) {
 	in, err := proto.Marshal(req)
 	if err != nil {
 		return nil, err
@@ -165,22 +203,16 @@ func runPlugin(name string, req *pluginpb.CodeGeneratorRequest) ([]*pluginpb.Cod
 	if err := cmd.Run(); err != nil {
 		return nil, fmt.Errorf("%s: %v: %s", name, err, stderr.Bytes())
 	}
-	var resp pluginpb.CodeGeneratorResponse
-	if err := proto.Unmarshal(stdout.Bytes(), &resp); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	if resp.Error != nil {
-		return nil, fmt.Errorf("%s: %s", name, resp.GetError())
-	}
-	return resp.File, nil
+	return stdout.Bytes(), nil
 }
 
 func write(files []*pluginpb.CodeGeneratorResponse_File) error {
 	for _, f := range files {
-		if err := os.MkdirAll(filepath.Dir(f.GetName()), 0o755); err != nil {
-			return err
+		err := os.MkdirAll(filepath.Dir(f.GetName()), 0o755)
+		if err == nil {
+			err = os.WriteFile(f.GetName(), []byte(f.GetContent()), 0o644)
 		}
-		if err := os.WriteFile(f.GetName(), []byte(f.GetContent()), 0o644); err != nil {
+		if err != nil {
 			return err
 		}
 	}
@@ -188,6 +220,14 @@ func write(files []*pluginpb.CodeGeneratorResponse_File) error {
 }
 
 func compare(files []*pluginpb.CodeGeneratorResponse_File) error {
+	if stale := staleFiles(files); len(stale) > 0 {
+		return fmt.Errorf("generated code is stale, run 'go run ./internal/tools/protogen': %s", strings.Join(stale, ", "))
+	}
+	return nil
+}
+
+// staleFiles names the files whose content on disk is not as generated.
+func staleFiles(files []*pluginpb.CodeGeneratorResponse_File) []string {
 	var stale []string
 	for _, f := range files {
 		old, err := os.ReadFile(f.GetName())
@@ -195,8 +235,5 @@ func compare(files []*pluginpb.CodeGeneratorResponse_File) error {
 			stale = append(stale, f.GetName())
 		}
 	}
-	if len(stale) > 0 {
-		return fmt.Errorf("generated code is stale, run 'go run ./internal/tools/protogen': %s", strings.Join(stale, ", "))
-	}
-	return nil
+	return stale
 }
