@@ -11,7 +11,9 @@
 //   - OpenTelemetry tracing (otelgrpc stats handlers, off unless asked);
 //   - a server-side deadline cap;
 //   - on the client: per-call default timeouts, retries through grpc-go's
-//     service config (ServiceConfig builds the JSON) and a circuit breaker
+//     service config (ServiceConfig builds the JSON; ParseServiceConfig
+//     checks one a user wrote and hedges the unary calls its
+//     hedgingPolicy names, which grpc-go does not) and a circuit breaker
 //     that fails fast with UNAVAILABLE while open.
 //
 // ServerChain and ClientChain assemble the standard chains in their order.

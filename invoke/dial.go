@@ -33,6 +33,9 @@ type DialOptions struct {
 	MaxMsgSize int
 	// UserAgent is prepended to grpc-go's own.
 	UserAgent string
+	// Extra are more grpc-go dial options, applied after the ones above:
+	// interceptors, a default service config, a resolver.
+	Extra []grpc.DialOption
 }
 
 // TLSOptions configures TLS. Paths are PEM files.
@@ -145,7 +148,7 @@ func dialOptions(opts DialOptions, p *probe) ([]grpc.DialOption, error) {
 	if opts.UserAgent != "" {
 		dopts = append(dopts, grpc.WithUserAgent(opts.UserAgent))
 	}
-	return dopts, nil
+	return append(dopts, opts.Extra...), nil
 }
 
 // WaitReady connects and waits for the connection to be ready, for at most

@@ -20,6 +20,7 @@ import (
 // grpcBenchFlags bind what a gRPC load test calls and how.
 type grpcBenchFlags struct {
 	conn         connFlags
+	policy       policyFlags
 	schema       schemaFlags
 	data         string
 	connections  int
@@ -32,6 +33,7 @@ type grpcBenchFlags struct {
 
 func (f *grpcBenchFlags) register(fs *pflag.FlagSet) {
 	f.conn.register(fs)
+	f.policy.register(fs)
 	f.schema.register(fs)
 	fs.StringVarP(&f.data, "data", "d", "", "request JSON (a sequence of objects for client and bidi streams), `@file` or @-; for a URL, the HTTP body")
 	fs.IntVar(&f.connections, "connections", 1, "gRPC connections, used in turn")
@@ -74,8 +76,14 @@ func (f *grpcBenchFlags) target(cmd *cobra.Command, stdio Stdio, target, method 
 	if err := f.checkEngine(); err != nil {
 		return nil, nil, err
 	}
+	if f.policy.set() && f.engine != engineGRPC {
+		return nil, nil, usagef("--service-config and --breaker need --engine grpc")
+	}
 	md, err := f.conn.callMetadata()
 	if err != nil {
+		return nil, nil, err
+	}
+	if err := f.policy.apply(&f.conn, target); err != nil {
 		return nil, nil, err
 	}
 	s, err := open(ctx, target, &f.conn, &f.schema)

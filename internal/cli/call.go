@@ -21,6 +21,7 @@ import (
 
 type callFlags struct {
 	conn    connFlags
+	policy  policyFlags
 	schema  schemaFlags
 	json    jsonFlags
 	data    string
@@ -58,6 +59,7 @@ one per line otherwise.
 	durationVar(fs, &f.timeout, "timeout", 0, "deadline of the call, sent to the server (default none)")
 	fs.BoolVarP(&f.verbose, "verbose", "v", false, "print request metadata, response headers, trailers and timing to stderr")
 	f.conn.register(fs)
+	f.policy.register(fs)
 	f.schema.register(fs)
 	f.json.register(fs)
 	return cmd
@@ -67,6 +69,9 @@ func runCall(cmd *cobra.Command, stdio Stdio, f *callFlags, target, method strin
 	ctx := cmd.Context()
 	md, err := f.conn.callMetadata()
 	if err != nil {
+		return err
+	}
+	if err := f.policy.apply(&f.conn, target); err != nil {
 		return err
 	}
 	s, err := open(ctx, target, &f.conn, &f.schema)

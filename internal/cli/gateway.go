@@ -17,6 +17,7 @@ import (
 
 type gatewayFlags struct {
 	conn         connFlags
+	policy       policyFlags
 	schema       schemaFlags
 	upstream     string
 	listen       string
@@ -86,6 +87,7 @@ A reload that fails (or takes over 30 s) is logged and the routes in use stay.`,
 	fs.BoolVar(&f.opts.Metrics, "metrics", false, "serve Prometheus metrics at GET /metrics")
 	f.timeouts.register(fs, "")
 	f.conn.register(fs)
+	f.policy.register(fs)
 	f.schema.register(fs)
 	return cmd
 }
@@ -112,6 +114,9 @@ func runGateway(cmd *cobra.Command, stdio Stdio, f *gatewayFlags) error {
 	}
 	logger, err := newLogger(stdio, f.logLevel, false)
 	if err != nil {
+		return err
+	}
+	if err := f.policy.apply(&f.conn, f.upstream); err != nil {
 		return err
 	}
 	conn, err := newUpstreamConn(&f.conn, f.upstream)
