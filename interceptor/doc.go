@@ -7,7 +7,9 @@
 //   - an access log (slog) and panic recovery (go-grpc-middleware);
 //   - Prometheus metrics with go-grpc-middleware's standard names
 //     (grpc_server_handled_total, grpc_server_handling_seconds, ...),
-//     exposed through an http.Handler;
+//     exposed through an http.Handler, and on the client the attempts of
+//     a call after its first (rpckit_client_retries_total) and a
+//     breaker's state (rpckit_client_breaker_state);
 //   - OpenTelemetry tracing (otelgrpc stats handlers, off unless asked);
 //   - a server-side deadline cap;
 //   - on the client: per-call default timeouts, retries through grpc-go's

@@ -44,6 +44,7 @@ type Metrics struct {
 	reg    *prometheus.Registry
 	server *sideMetrics
 	client *sideMetrics
+	policy policyMetrics
 }
 
 // NewMetrics returns metrics in a fresh registry.

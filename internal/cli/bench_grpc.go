@@ -83,7 +83,7 @@ func (f *grpcBenchFlags) target(cmd *cobra.Command, stdio Stdio, target, method 
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := f.policy.apply(&f.conn, target); err != nil {
+	if err := f.policy.apply(&f.conn, target, nil); err != nil {
 		return nil, nil, err
 	}
 	s, err := open(ctx, target, &f.conn, &f.schema)

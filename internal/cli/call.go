@@ -71,7 +71,7 @@ func runCall(cmd *cobra.Command, stdio Stdio, f *callFlags, target, method strin
 	if err != nil {
 		return err
 	}
-	if err := f.policy.apply(&f.conn, target); err != nil {
+	if err := f.policy.apply(&f.conn, target, nil); err != nil {
 		return err
 	}
 	s, err := open(ctx, target, &f.conn, &f.schema)

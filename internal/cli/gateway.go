@@ -21,6 +21,7 @@ type gatewayFlags struct {
 	schema       schemaFlags
 	upstream     string
 	listen       string
+	admin        string
 	opts         gateway.Options
 	masks        []string
 	reload       time.Duration
@@ -49,7 +50,12 @@ become the standard HTTP statuses with a JSON google.rpc.Status body.
 gRPC-Web clients (Content-Type application/grpc-web or grpc-web-text) reach
 every unary and server-streaming method at POST /pkg.Service/Method; allow
 their origin with --cors-origin. --metrics serves Prometheus metrics at
-GET /metrics on the same listener.
+GET /metrics on the same listener; --admin ADDR serves those of the calls to
+the upstream (grpc_client_*, rpckit_client_retries_total,
+rpckit_client_breaker_state) on a listener of its own.
+
+--service-config FILE applies a gRPC service config to the upstream's calls
+(retries, hedging, timeouts, load balancing); --breaker, a circuit breaker.
 
 The gateway listens at once. Until the upstream answers and its descriptors
 are loaded, requests get 503 and GET /readyz says 503 (GET /healthz: 200);
@@ -72,6 +78,7 @@ A reload that fails (or takes over 30 s) is logged and the routes in use stay.`,
 	}
 	fs := cmd.Flags()
 	fs.StringVar(&f.upstream, "upstream", "", "the gRPC `target` to front (required)")
+	fs.StringVar(&f.admin, "admin", "", "admin HTTP listen `address` serving GET /metrics of the calls to the upstream (grpc_client_*, retries, breaker state); empty: none")
 	fs.StringVar(&f.listen, "listen", "127.0.0.1:8080", "HTTP listen `address`, host:port or unix:PATH (HTTP/1.1 and h2c)")
 	durationVar(fs, &f.opts.Timeout, "timeout", 30*time.Second, "deadline of calls without a Grpc-Timeout header")
 	fs.Int64Var(&f.opts.MaxBodyBytes, "max-body", 4<<20, "largest request body in `bytes` (413 past it)")
@@ -116,7 +123,8 @@ func runGateway(cmd *cobra.Command, stdio Stdio, f *gatewayFlags) error {
 	if err != nil {
 		return err
 	}
-	if err := f.policy.apply(&f.conn, f.upstream); err != nil {
+	admin := newGatewayAdmin(f.admin)
+	if err := f.policy.apply(&f.conn, f.upstream, admin.clientMetrics()); err != nil {
 		return err
 	}
 	conn, err := newUpstreamConn(&f.conn, f.upstream)
@@ -142,8 +150,19 @@ func runGateway(cmd *cobra.Command, stdio Stdio, f *gatewayFlags) error {
 	if err != nil {
 		return err
 	}
+	ctx, cancel := context.WithCancel(cmd.Context())
+	defer cancel()
+	if err := admin.start(ctx, f.admin, stdio); err != nil {
+		lis.Close()
+		return err
+	}
 	fmt.Fprintf(stdio.Err, "rpckit gateway: %s -> %s\n", listenURL(lis), f.upstream)
-	return serveLoading(cmd.Context(), lis, plainHTTP2(f.timeouts.server(g)), ld)
+	err = serveLoading(ctx, lis, plainHTTP2(f.timeouts.server(g)), ld)
+	cancel()
+	if aerr := admin.stop(); err == nil {
+		err = aerr
+	}
+	return err
 }
 
 // serveLoading serves srv on lis while ld loads the routes and reloads

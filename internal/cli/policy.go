@@ -57,17 +57,27 @@ func (f *policyFlags) build(upstream string) (clientPolicies, error) {
 	return p, nil
 }
 
-// apply adds the policies to cf's dial options. The breaker comes before
-// the service config's hedging interceptor, so it sees a hedged call once.
-func (f *policyFlags) apply(cf *connFlags, upstream string) error {
+// apply adds the policies to cf's dial options. Metrics, when not nil,
+// count and time the calls, count their retries and export the breaker's
+// state; they sit outside the breaker, so calls it refuses are counted.
+func (f *policyFlags) apply(cf *connFlags, upstream string, m *interceptor.Metrics) error {
 	p, err := f.build(upstream)
 	if err != nil {
 		return err
 	}
 	var extra []grpc.DialOption
+	if m != nil {
+		extra = append(extra, grpc.WithChainUnaryInterceptor(m.UnaryClient()), grpc.WithChainStreamInterceptor(m.StreamClient()))
+		extra = append(extra, m.ClientAttempts()...)
+		if p.breaker != nil {
+			m.WatchBreaker(upstream, p.breaker)
+		}
+	}
 	if p.breaker != nil {
 		extra = append(extra, grpc.WithChainUnaryInterceptor(p.breaker.UnaryClient()), grpc.WithChainStreamInterceptor(p.breaker.StreamClient()))
 	}
+	// Hedging, an interceptor of the service config's, comes last: the
+	// metrics and the breaker see a hedged call once.
 	cf.opts.Extra = append(cf.opts.Extra, append(extra, p.opts...)...)
 	return nil
 }
