@@ -81,8 +81,9 @@ func asCodes(cs []statusCode) []codes.Code {
 // Policies are a checked gRPC service config (grpc/service_config.proto
 // in its JSON form, as grpc.WithDefaultServiceConfig takes it).
 type Policies struct {
-	json  string
-	hedge *hedger // nil when no method config hedges
+	json     string
+	hedge    *hedger // nil when no method config hedges
+	balanced bool    // it names a load balancing policy
 }
 
 // ParseServiceConfig reads a service config and reports what is wrong
@@ -114,7 +115,8 @@ func ParseServiceConfig(data []byte) (*Policies, error) {
 	if err := grpcParses(string(data)); err != nil {
 		return nil, err
 	}
-	return &Policies{json: string(data), hedge: sc.hedger()}, nil
+	balanced := sc.LoadBalancingPolicy != "" || len(sc.LoadBalancingConfig) > 0
+	return &Policies{json: string(data), hedge: sc.hedger(), balanced: balanced}, nil
 }
 
 // DialOptions install the config: grpc-go's default service config (its
@@ -128,6 +130,22 @@ func (c *Policies) DialOptions() []grpc.DialOption {
 		out = append(out, grpc.WithChainUnaryInterceptor(c.hedge.intercept))
 	}
 	return out
+}
+
+// WithRoundRobin returns the config with grpc-go's round_robin load
+// balancing when it names no policy of its own, for targets of more than
+// one address: a service config given replaces the default one whole.
+func (c *Policies) WithRoundRobin() *Policies {
+	if c.balanced {
+		return c
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(c.json), &m); err != nil || m == nil {
+		m = map[string]json.RawMessage{} // "null": ParseServiceConfig took it
+	}
+	m["loadBalancingConfig"] = json.RawMessage(`[{"round_robin":{}}]`)
+	b, _ := json.Marshal(m) // raw JSON already checked, and strings
+	return &Policies{json: string(b), hedge: c.hedge, balanced: true}
 }
 
 // hedger gathers the method configs' hedging policies by the method

@@ -33,6 +33,10 @@ type DialOptions struct {
 	MaxMsgSize int
 	// UserAgent is prepended to grpc-go's own.
 	UserAgent string
+	// Addresses, when set, are where the target is: its name is then only
+	// the authority (and TLS server name), and calls are spread over the
+	// addresses round robin, through a resolver of their own.
+	Addresses []string
 	// Extra are more grpc-go dial options, applied after the ones above:
 	// interceptors, a default service config, a resolver.
 	Extra []grpc.DialOption
@@ -116,7 +120,16 @@ func NewConn(target string, opts DialOptions) (*Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	cc, err := grpc.NewClient(target, dopts...)
+	dialled := target
+	if len(opts.Addresses) > 0 {
+		dialled = addressesScheme + ":///" + target
+		dopts = append([]grpc.DialOption{grpc.WithResolvers(addressResolver(opts.Addresses))}, dopts...)
+	}
+	if len(opts.Addresses) > 0 || strings.HasPrefix(target, "dns:") {
+		// Before opts.Extra, whose service config, if any, replaces it.
+		dopts = append([]grpc.DialOption{grpc.WithDefaultServiceConfig(RoundRobin)}, dopts...)
+	}
+	cc, err := grpc.NewClient(dialled, dopts...)
 	if err != nil {
 		return nil, fmt.Errorf("invoke: target %q: %w", target, err)
 	}

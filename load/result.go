@@ -27,6 +27,10 @@ type Result struct {
 	Messages map[string]int64 // failed calls by error text
 	// FirstError is the error text of the first timed call that failed.
 	FirstError string
+	// Addresses are the calls by the server address that served them,
+	// when the target spread them over several and counted them (warm-up
+	// included); nil otherwise. Run leaves it to the caller.
+	Addresses map[string]int64
 
 	// CPU is the CPU time, user and system, the process used while
 	// measuring: the load generator's cost when it runs alone. Zero where
@@ -167,6 +171,12 @@ func (out *Result) add(r *Result) {
 	out.CPU += r.CPU
 	addLabels(out.Codes, r.Codes, maxCodes)
 	addLabels(out.Messages, r.Messages, maxMessages)
+	if len(r.Addresses) > 0 {
+		if out.Addresses == nil {
+			out.Addresses = map[string]int64{}
+		}
+		addLabels(out.Addresses, r.Addresses, maxCodes)
+	}
 	if out.FirstError == "" {
 		out.FirstError = r.FirstError
 	}

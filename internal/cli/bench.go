@@ -35,7 +35,8 @@ type benchFlags struct {
 	progress bool
 	config   string
 
-	extraTitle string // what the target's own recorded latencies are
+	extraTitle string                  // what the target's own recorded latencies are
+	addresses  func() map[string]int64 // calls by address, when the target counts them
 }
 
 func (f *benchFlags) register(fs *pflag.FlagSet) {
@@ -191,6 +192,9 @@ func runBench(cmd *cobra.Command, stdio Stdio, f *benchFlags, opts load.Options,
 		}
 	}
 	res, err := load.Run(cmd.Context(), opts, target)
+	if res != nil && f.addresses != nil {
+		res.Addresses = f.addresses()
+	}
 	if showProgress {
 		fmt.Fprintln(stdio.Err)
 	}

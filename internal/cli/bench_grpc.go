@@ -76,7 +76,7 @@ func (f *grpcBenchFlags) target(cmd *cobra.Command, stdio Stdio, target, method 
 	if err := f.checkEngine(); err != nil {
 		return nil, nil, err
 	}
-	if f.policy.set() && f.engine != engineGRPC {
+	if (f.policy.serviceConfig != "" || f.policy.breaker != "") && f.engine != engineGRPC {
 		return nil, nil, usagef("--service-config and --breaker need --engine grpc")
 	}
 	md, err := f.conn.callMetadata()
@@ -108,6 +108,7 @@ func (f *grpcBenchFlags) target(cmd *cobra.Command, stdio Stdio, target, method 
 		return nil, nil, err
 	}
 	lt.Apply(opts)
+	bf.addresses = lt.CallsPerAddress
 	return lt.Call, func() { lt.Close(); s.close() }, nil
 }
 
@@ -121,7 +122,7 @@ func (f *grpcBenchFlags) loadTarget(ctx context.Context, target string, s *sessi
 	o := loadtarget.Options{
 		Engine: loadtarget.Engine(f.engine), Method: r.method, Requests: r.reqs,
 		Metadata: md, Interval: f.interval, Connections: conns,
-		Address: target, Conn: s.conn,
+		Address: target, Addresses: f.conn.opts.Addresses, Conn: s.conn,
 		Dial: func(ctx context.Context) (*invoke.Conn, error) { return f.conn.dial(ctx, target) },
 	}
 	if r.tmpl != nil {

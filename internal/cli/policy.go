@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"strconv"
 	"strings"
@@ -15,19 +16,19 @@ import (
 
 // policyFlags bind the client policies of call, gateway and bench's grpc
 // engine: a gRPC service config (retries, hedging, timeouts,
-// waitForReady, load balancing) and a circuit breaker.
+// waitForReady, load balancing) and a circuit breaker; and the addresses
+// of a target (both bench engines).
 type policyFlags struct {
 	serviceConfig string
 	breaker       string
+	addrs         []string
 }
 
 func (f *policyFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.serviceConfig, "service-config", "", "gRPC service config JSON `file` (methodConfig: retryPolicy, hedgingPolicy, timeout, waitForReady; loadBalancingConfig)")
+	fs.StringSliceVar(&f.addrs, "target-addr", nil, "`addresses` (host:port,...) of the target, whose name is then only its authority; calls are spread over them round robin")
 	fs.StringVar(&f.breaker, "breaker", "", "circuit breaker `spec`: failures=N (in a row, to open),open=DURATION (before half-open),halfopen=N (trial calls); e.g. failures=5,open=10s,halfopen=1")
 }
-
-// set reports whether any policy is asked for.
-func (f *policyFlags) set() bool { return f.serviceConfig != "" || f.breaker != "" }
 
 // clientPolicies are the dial options of the policies asked for, and the
 // breaker when there is one.
@@ -39,10 +40,16 @@ type clientPolicies struct {
 // build reads and checks the policies; upstream names the breaker.
 func (f *policyFlags) build(upstream string) (clientPolicies, error) {
 	var p clientPolicies
+	if err := f.checkAddrs(); err != nil {
+		return p, err
+	}
 	if f.serviceConfig != "" {
 		sc, err := readServiceConfig(f.serviceConfig)
 		if err != nil {
 			return p, err
+		}
+		if len(f.addrs) > 0 || strings.HasPrefix(upstream, "dns:") {
+			sc = sc.WithRoundRobin()
 		}
 		p.opts = sc.DialOptions()
 	}
@@ -79,6 +86,17 @@ func (f *policyFlags) apply(cf *connFlags, upstream string, m *interceptor.Metri
 	// Hedging, an interceptor of the service config's, comes last: the
 	// metrics and the breaker see a hedged call once.
 	cf.opts.Extra = append(cf.opts.Extra, append(extra, p.opts...)...)
+	cf.opts.Addresses = f.addrs
+	return nil
+}
+
+// checkAddrs checks --target-addr: host:port each.
+func (f *policyFlags) checkAddrs() error {
+	for _, a := range f.addrs {
+		if _, port, err := net.SplitHostPort(a); err != nil || port == "" {
+			return usagef("--target-addr %q: want host:port", a)
+		}
+	}
 	return nil
 }
 

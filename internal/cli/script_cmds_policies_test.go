@@ -24,6 +24,8 @@ import (
 //	                         calls behave as MODE says; $NAME is its address
 //	policymode NAME MODE     changes the mode and zeroes the count
 //	policycalls NAME N       checks that N Echo calls reached the server
+//	policyspread NAME...     checks that the servers' Echo calls are
+//	                         within 10% of an even share of their sum
 //
 // MODE is ok; fail=N: N calls fail with UNAVAILABLE, the next succeeds,
 // and so on; hang: every other call, the first included, waits for its
@@ -32,6 +34,7 @@ func init() {
 	scriptCmds["policyserver"] = cmdPolicyServer
 	scriptCmds["policymode"] = cmdPolicyMode
 	scriptCmds["policycalls"] = cmdPolicyCalls
+	scriptCmds["policyspread"] = cmdPolicySpread
 }
 
 // policyServers holds each script's servers by name.
@@ -107,6 +110,7 @@ func cmdPolicyServer(ts *testscript.TestScript, neg bool, args []string) {
 		policyServers.Delete(key)
 	})
 	ts.Setenv(args[0], lis.Addr().String())
+	ts.Setenv(args[0]+"_PORT", strconv.Itoa(lis.Addr().(*net.TCPAddr).Port))
 }
 
 func policyServerOf(ts *testscript.TestScript, name string) *policyServer {
@@ -133,5 +137,24 @@ func cmdPolicyCalls(ts *testscript.TestScript, neg bool, args []string) {
 	got := policyServerOf(ts, args[0]).calls.Load()
 	if (got == want) == neg {
 		ts.Fatalf("policy server %s: %d Echo calls, want %s%d", args[0], got, map[bool]string{true: "not "}[neg], want)
+	}
+}
+
+func cmdPolicySpread(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: policyspread NAME NAME...")
+	}
+	counts := make([]int64, len(args))
+	var sum int64
+	for i, name := range args {
+		counts[i] = policyServerOf(ts, name).calls.Load()
+		sum += counts[i]
+	}
+	even := float64(sum) / float64(len(args))
+	ts.Logf("Echo calls: %v (even: %.1f)", counts, even)
+	for i, c := range counts {
+		if d := float64(c) - even; sum == 0 || d > even/10 || -d > even/10 {
+			ts.Fatalf("policy server %s: %d of %d Echo calls, not within 10%% of %.1f", args[i], c, sum, even)
+		}
 	}
 }

@@ -9,7 +9,9 @@ import (
 
 	"github.com/rpckit/rpckit/invoke"
 	"github.com/rpckit/rpckit/load"
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/peer"
 )
 
 // grpcTarget calls through invoke (grpc-go).
@@ -17,6 +19,7 @@ type grpcTarget struct {
 	opts  Options
 	conns []*invoke.Conn // conns[0] is opts.Conn, not ours to close
 	next  atomic.Uint64
+	addrs *addressCounts // nil: calls are not counted by address
 }
 
 func newGRPC(ctx context.Context, opts Options) (*Target, error) {
@@ -35,7 +38,27 @@ func newGRPC(ctx context.Context, opts Options) (*Target, error) {
 		}
 		t.conns = append(t.conns, c)
 	}
-	return &Target{call: t.call, close: t.close}, nil
+	if opts.spread() {
+		t.addrs = &addressCounts{}
+	}
+	return &Target{call: t.call, close: t.close, addrs: t.addrs}, nil
+}
+
+// peer is a call option that learns the address that served the call,
+// when calls are counted by address.
+func (t *grpcTarget) peer() (*peer.Peer, []grpc.CallOption) {
+	if t.addrs == nil {
+		return nil, nil
+	}
+	p := &peer.Peer{}
+	return p, []grpc.CallOption{grpc.Peer(p)}
+}
+
+// count counts a call by the address that served it, if one did.
+func (t *grpcTarget) count(p *peer.Peer) {
+	if p != nil && p.Addr != nil {
+		t.addrs.counter(p.Addr.String()).Add(1)
+	}
 }
 
 func (t *grpcTarget) close() {
@@ -57,18 +80,20 @@ func (t *grpcTarget) call(ctx context.Context) error {
 		return err
 	}
 	md := t.opts.Method
+	p, popts := t.peer()
+	defer t.count(p)
 	if !md.IsStreamingClient() && !md.IsStreamingServer() {
-		_, err := t.conn().Unary(ctx, md, reqs[0])
+		_, err := t.conn().Unary(ctx, md, reqs[0], popts...)
 		return err
 	}
-	return t.stream(ctx, reqs)
+	return t.stream(ctx, reqs, popts)
 }
 
 // stream makes one streaming call: sends reqs (paced by Interval), then
 // reads the responses to the end.
-func (t *grpcTarget) stream(ctx context.Context, reqs [][]byte) error {
+func (t *grpcTarget) stream(ctx context.Context, reqs [][]byte, opts []grpc.CallOption) error {
 	start := time.Now()
-	st, err := t.conn().NewStream(ctx, t.opts.Method)
+	st, err := t.conn().NewStream(ctx, t.opts.Method, opts...)
 	if err != nil {
 		return err
 	}

@@ -1,8 +1,10 @@
 package loadtarget
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -15,6 +17,7 @@ import (
 type leanTarget struct {
 	o      *Options
 	conns  []*lean.Conn
+	counts []*atomic.Int64 // calls by conns[i]'s address; nil for one address
 	next   atomic.Uint64
 	method *lean.Method
 	msgs   []lean.Message
@@ -48,15 +51,81 @@ func newLean(ctx context.Context, o Options) (*Target, error) {
 	t := &leanTarget{o: &o, method: m, opts: lean.CallOptions{Interval: o.Interval},
 		stream: md.IsStreamingServer() || md.IsStreamingClient()}
 	t.msgs = messages(o.Requests)
-	for range max(o.Connections, 1) {
-		c, err := lean.Dial(ctx, o.Address, o.Lean)
-		if err != nil {
+	addrs, err := o.leanAddresses(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if !o.spread() {
+		if err := t.dial(ctx, o.Address, max(o.Connections, 1), o.Lean); err != nil {
 			t.close()
 			return nil, err
 		}
+		return &Target{call: t.call, close: t.close, lean: t}, nil
+	}
+	counts, err := t.dialSpread(ctx, addrs)
+	if err != nil {
+		t.close()
+		return nil, err
+	}
+	return &Target{call: t.call, close: t.close, lean: t, addrs: counts}, nil
+}
+
+// dial opens n connections to addr.
+func (t *leanTarget) dial(ctx context.Context, addr string, n int, opts lean.Options) error {
+	for range n {
+		c, err := lean.Dial(ctx, addr, opts)
+		if err != nil {
+			return err
+		}
 		t.conns = append(t.conns, c)
 	}
-	return &Target{call: t.call, close: t.close, lean: t}, nil
+	return nil
+}
+
+// dialSpread opens the connections over addrs, as many to each, leaving
+// out the addresses that do not answer while one does. The authority is
+// the target's name, as grpc-go's would be.
+func (t *leanTarget) dialSpread(ctx context.Context, addrs []string) (*addressCounts, error) {
+	opts := t.o.Lean
+	if opts.Authority == "" && len(t.o.Addresses) > 0 {
+		opts.Authority = t.o.Address
+	}
+	per := (max(t.o.Connections, 1) + len(addrs) - 1) / len(addrs)
+	counts := &addressCounts{}
+	var firstErr error
+	for _, a := range addrs {
+		c := counts.counter(a)
+		before := len(t.conns)
+		if err := t.dial(ctx, a, per, opts); err != nil {
+			firstErr = cmp.Or(firstErr, err)
+			for _, c := range t.conns[before:] {
+				c.Close()
+			}
+			t.conns = t.conns[:before]
+			continue
+		}
+		for range per {
+			t.counts = append(t.counts, c)
+		}
+	}
+	if len(t.conns) == 0 {
+		return nil, firstErr
+	}
+	// Interleaved, so that calls taking them in turn go round the addresses.
+	interleave(t.conns, t.counts, per)
+	return counts, nil
+}
+
+// interleave reorders conns (per to each address, grouped) and their
+// counters together so that consecutive ones have different addresses.
+func interleave(conns []*lean.Conn, counts []*atomic.Int64, per int) {
+	n := len(conns) / per
+	cs := slices.Clone(conns)
+	ks := slices.Clone(counts)
+	for i := range conns {
+		j := (i%n)*per + i/n
+		conns[i], counts[i] = cs[j], ks[j]
+	}
 }
 
 func messages(reqs [][]byte) []lean.Message {
@@ -78,9 +147,13 @@ func (t *leanTarget) call(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	c := t.conns[0]
+	c, i := t.conns[0], uint64(0)
 	if len(t.conns) > 1 {
-		c = t.conns[t.next.Add(1)%uint64(len(t.conns))]
+		i = t.next.Add(1) % uint64(len(t.conns))
+		c = t.conns[i]
+	}
+	if t.counts != nil {
+		t.counts[i].Add(1)
 	}
 	return t.callError(c.Call(ctx, t.method, msgs, t.callOptions(ctx)))
 }

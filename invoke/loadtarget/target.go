@@ -61,10 +61,18 @@ type Options struct {
 	// (default 1).
 	Connections int
 
-	// Address is what Lean dials (host:port or unix:path), with Lean's
-	// options (see LeanOptions).
+	// Address is what Lean dials (host:port, unix:path, or dns:///host:port
+	// for every address the name resolves to), with Lean's options (see
+	// LeanOptions).
 	Address string
 	Lean    lean.Options
+	// Addresses, when set, are what Lean dials instead, Address being
+	// only the authority. With more than one address, Lean opens at
+	// least a connection per address, Connections rounded up to a
+	// multiple of them, so calls taking the connections in turn spread
+	// evenly; an address that does not answer is left out (counted as
+	// 0) as long as one does.
+	Addresses []string
 
 	// Conn is GRPC's first connection; the target uses it and leaves it
 	// open. Dial opens the others (Connections > 1).
@@ -76,7 +84,18 @@ type Options struct {
 type Target struct {
 	call  load.Target
 	close func()
-	lean  *leanTarget // nil for GRPC
+	lean  *leanTarget    // nil for GRPC
+	addrs *addressCounts // nil unless the calls may reach several addresses
+}
+
+// CallsPerAddress returns the calls made so far (warm-up included) by
+// the address that served them, when the target may reach more than one
+// (Addresses, or a dns:/// target); nil otherwise.
+func (t *Target) CallsPerAddress() map[string]int64 {
+	if t.addrs == nil {
+		return nil
+	}
+	return t.addrs.snapshot()
 }
 
 // New builds the target, opening its connections.

@@ -35,6 +35,7 @@ type jsonResult struct {
 	Codes      map[string]int64 `json:"codes"`
 	Messages   map[string]int64 `json:"messages"`
 	FirstError string           `json:"first_error,omitempty"`
+	Addresses  map[string]int64 `json:"addresses,omitempty"`
 	MaxLagMS   float64          `json:"max_lag_ms"`
 	MeanLagMS  float64          `json:"mean_lag_ms"`
 	CPUMS      float64          `json:"cpu_ms"`
@@ -136,7 +137,8 @@ func toJSON(r *load.Result, slo SLO) (*jsonResult, error) {
 		Calls: r.Calls, Successes: r.Successes(), Errors: r.Errors, ErrorRate: r.ErrorRate(),
 		NotSent: r.NotSent, CutOff: r.CutOff,
 		Codes: nonNil(r.Codes), Messages: nonNil(r.Messages), FirstError: r.FirstError,
-		MaxLagMS: ms(r.MaxLag), MeanLagMS: ms(r.MeanLag),
+		Addresses: r.Addresses,
+		MaxLagMS:  ms(r.MaxLag), MeanLagMS: ms(r.MeanLag),
 		CPUMS: ms(r.CPU), CPUPerCall: float64(r.CPUPerCall()) / 1e3,
 		SLO: sloJSON(r, slo),
 	}
@@ -224,7 +226,8 @@ func fromJSON(jr *jsonResult) (*load.Result, error) {
 		Start: jr.Start, Duration: fromMS(jr.DurationMS), Offered: jr.OfferedRPS,
 		Calls: jr.Calls, Errors: jr.Errors, NotSent: jr.NotSent, CutOff: jr.CutOff,
 		Codes: nonNil(jr.Codes), Messages: nonNil(jr.Messages), FirstError: jr.FirstError,
-		MaxLag: fromMS(jr.MaxLagMS), MeanLag: fromMS(jr.MeanLagMS), CPU: fromMS(jr.CPUMS),
+		Addresses: jr.Addresses,
+		MaxLag:    fromMS(jr.MaxLagMS), MeanLag: fromMS(jr.MeanLagMS), CPU: fromMS(jr.CPUMS),
 	}
 	var err error
 	if r.Corrected, err = histogramJSON(jr.Latency, "latency"); err != nil {

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -61,6 +62,7 @@ func WriteText(w io.Writer, r *load.Result, opts TextOptions) error {
 		writeExtra(bw, r, opts.ExtraTitle)
 	}
 	writeCodes(bw, r)
+	writeAddresses(bw, r)
 	writeSteps(bw, r.Steps)
 	if opts.Spectrum {
 		writeSpectrum(bw, r.Corrected, opts.Ticks)
@@ -225,6 +227,22 @@ func writeCodes(w io.Writer, r *load.Result) {
 		for _, k := range byCount(r.Messages) {
 			fmt.Fprintf(w, "  [%d]   %s\n", r.Messages[k], k)
 		}
+	}
+}
+
+// writeAddresses lists the calls by the address that served them, by
+// address.
+func writeAddresses(w io.Writer, r *load.Result) {
+	if len(r.Addresses) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nCalls per address (warm-up included):\n")
+	var all int64
+	for _, n := range r.Addresses {
+		all += n
+	}
+	for _, a := range slices.Sorted(maps.Keys(r.Addresses)) {
+		fmt.Fprintf(w, "  [%s]   %s calls\n", a, countShare(r.Addresses[a], all))
 	}
 }
 
