@@ -111,8 +111,9 @@ both give the request body.
 
 --format json writes one object, "schema": "rpckit.bench/v2": calls,
 successes, errors, error_rate, rps (successful calls/s), offered_rps (a ramp's
-mean), codes, messages, first_error, latency, service and failed (percentiles
-and an HdrHistogram each), series, steps; with --slo, slo {objectives, met,
+mean), codes, messages, first_error, addresses (calls by server address, with
+more than one), latency, service and failed (percentiles and an HdrHistogram
+each), series, steps; with --slo, slo {objectives, met,
 verdicts [{clause, measured, unit, pass}]} on the run and each step; for a
 ramp, knee {step, rate_rps, reason} and, with --slo, capacity {found,
 rate_rps, step}. --format csv adds successes, slo, capacity_rps and knee_rps.
@@ -120,7 +121,11 @@ rate_rps, step}. --format csv adds successes, slo, capacity_rps and knee_rps.
 gRPC calls go through --engine lean, the default: rpckit's own HTTP/2 client
 (invoke/lean), which spends a fraction of grpc-go's CPU per call, so the load
 generator is not what limits the run; or --engine grpc, grpc-go itself, for
-fidelity. Both report the same status codes and errors.
+fidelity. Both report the same status codes and errors. A dns:///name:port
+target, or --target-addr a,b,c, spreads the calls round robin over every
+address (lean: at least a connection per address), and the report counts
+them by address. --service-config and --breaker (grpc engine) apply a gRPC
+service config and a circuit breaker, as for call.
 
 Exit codes: 0 done (and the SLO met), 1 error or every call failed (with the
 first error's text), 2 usage, 3 the SLO was missed (one line on stderr,
