@@ -14,7 +14,7 @@ import (
 // use so that a server's Metrics export none of them:
 //
 //	rpckit_client_retries_total{grpc_service, grpc_method}
-//	rpckit_client_breaker_state{upstream}
+//	rpckit_client_breaker_state{upstream, grpc_service, grpc_method}
 type policyMetrics struct {
 	once    sync.Once
 	retries *prometheus.CounterVec
@@ -84,26 +84,3 @@ func (attemptCounter) TagConn(ctx context.Context, _ *stats.ConnTagInfo) context
 }
 
 func (attemptCounter) HandleConn(context.Context, stats.ConnStats) {}
-
-// WatchBreaker exports b's state as rpckit_client_breaker_state{upstream}:
-// 0 closed, 1 open, 2 half-open, read when the metrics are.
-func (m *Metrics) WatchBreaker(upstream string, b *Breaker) {
-	g := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-		Name:        "rpckit_client_breaker_state",
-		Help:        "State of the client's circuit breaker per upstream: 0 closed, 1 open, 2 half-open.",
-		ConstLabels: prometheus.Labels{"upstream": upstream},
-	}, func() float64 { return breakerStateValue(b.State()) })
-	// Register fails only for an upstream watched twice, whose gauge is
-	// there already.
-	_ = m.reg.Register(g)
-}
-
-func breakerStateValue(state string) float64 {
-	switch state {
-	case "open":
-		return 1
-	case "half-open":
-		return 2
-	}
-	return 0
-}

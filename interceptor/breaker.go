@@ -94,31 +94,31 @@ func (b *Breaker) allow() (func(error), error) {
 }
 
 // UnaryClient guards unary calls.
-func (b *Breaker) UnaryClient() grpc.UnaryClientInterceptor {
-	return func(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
-		done, err := b.allow()
-		if err != nil {
-			return err
-		}
-		err = invoker(ctx, method, req, reply, cc, opts...)
-		done(err)
+func (b *Breaker) UnaryClient() grpc.UnaryClientInterceptor { return b.unary }
+
+func (b *Breaker) unary(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
+	done, err := b.allow()
+	if err != nil {
 		return err
 	}
+	err = invoker(ctx, method, req, reply, cc, opts...)
+	done(err)
+	return err
 }
 
 // StreamClient guards streams: opening one needs the breaker's leave, and
 // the stream's final status counts as its outcome.
-func (b *Breaker) StreamClient() grpc.StreamClientInterceptor {
-	return func(ctx context.Context, desc *grpc.StreamDesc, cc *grpc.ClientConn, method string, streamer grpc.Streamer, opts ...grpc.CallOption) (grpc.ClientStream, error) {
-		done, err := b.allow()
-		if err != nil {
-			return nil, err
-		}
-		cs, err := streamer(ctx, desc, cc, method, opts...)
-		if err != nil {
-			done(err)
-			return nil, err
-		}
-		return onStreamEnd(cs, desc, done), nil
+func (b *Breaker) StreamClient() grpc.StreamClientInterceptor { return b.stream }
+
+func (b *Breaker) stream(ctx context.Context, desc *grpc.StreamDesc, cc *grpc.ClientConn, method string, streamer grpc.Streamer, opts ...grpc.CallOption) (grpc.ClientStream, error) {
+	done, err := b.allow()
+	if err != nil {
+		return nil, err
 	}
+	cs, err := streamer(ctx, desc, cc, method, opts...)
+	if err != nil {
+		done(err)
+		return nil, err
+	}
+	return onStreamEnd(cs, desc, done), nil
 }

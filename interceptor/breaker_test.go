@@ -2,12 +2,14 @@ package interceptor_test
 
 import (
 	"context"
+	"io"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/rpckit/rpckit/interceptor"
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	testgrpc "google.golang.org/grpc/interop/grpc_testing"
 	"google.golang.org/grpc/status"
@@ -126,5 +128,41 @@ func TestBreakerStreams(t *testing.T) {
 	}
 	if _, err := client.FullDuplexCall(ctx); status.Code(err) != codes.Unavailable {
 		t.Fatalf("opening a stream through an open breaker: got %v, want UNAVAILABLE", err)
+	}
+}
+
+// MethodBreakers: one method's failures open its breaker only.
+func TestMethodBreakersAreApart(t *testing.T) {
+	flaky := &flakyService{}
+	flaky.fail.Store(uint32(codes.Unavailable))
+	mb := interceptor.NewMethodBreakers(interceptor.BreakerOptions{Name: "up", Failures: 2, OpenFor: time.Minute})
+	client := dial(t, serve(t, flaky.testService()),
+		grpc.WithChainUnaryInterceptor(mb.UnaryClient()), grpc.WithChainStreamInterceptor(mb.StreamClient()))
+	ctx := testContext(t)
+	for range 2 {
+		if _, err := client.UnaryCall(ctx, &testgrpc.SimpleRequest{}); status.Code(err) != codes.Unavailable {
+			t.Fatalf("got %v, want the server's UNAVAILABLE", err)
+		}
+	}
+	if got := mb.For("/grpc.testing.TestService/UnaryCall").State(); got != "open" {
+		t.Fatalf("UnaryCall's breaker is %s, want open", got)
+	}
+	flaky.fail.Store(uint32(codes.OK))
+	before := flaky.calls.Load()
+	if _, err := client.UnaryCall(ctx, &testgrpc.SimpleRequest{}); status.Code(err) != codes.Unavailable || flaky.calls.Load() != before {
+		t.Fatalf("open breaker: got %v, %d calls reaching the server", err, flaky.calls.Load()-before)
+	}
+	st, err := client.FullDuplexCall(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.CloseSend(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Recv(); err != io.EOF {
+		t.Fatalf("FullDuplexCall: got %v, want its own closed breaker to let it through", err)
+	}
+	if got := mb.For("/grpc.testing.TestService/FullDuplexCall").State(); got != "closed" {
+		t.Errorf("FullDuplexCall's breaker is %s, want closed", got)
 	}
 }

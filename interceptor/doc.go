@@ -16,7 +16,8 @@
 //     service config (ServiceConfig builds the JSON; ParseServiceConfig
 //     checks one a user wrote and hedges the unary calls its
 //     hedgingPolicy names, which grpc-go does not) and a circuit breaker
-//     that fails fast with UNAVAILABLE while open.
+//     that fails fast with UNAVAILABLE while open (MethodBreakers: one per
+//     method).
 //
 // ServerChain and ClientChain assemble the standard chains in their order.
 // ServerChain runs the unary links as one interceptor (UnaryServerChain),

@@ -55,7 +55,8 @@ the upstream (grpc_client_*, rpckit_client_retries_total,
 rpckit_client_breaker_state) on a listener of its own.
 
 --service-config FILE applies a gRPC service config to the upstream's calls
-(retries, hedging, timeouts, load balancing); --breaker, a circuit breaker.
+(retries, hedging, timeouts, load balancing); --breaker, a circuit breaker
+per method.
 
 The gateway listens at once. Until the upstream answers and its descriptors
 are loaded, requests get 503 and GET /readyz says 503 (GET /healthz: 200);

@@ -27,14 +27,14 @@ type policyFlags struct {
 func (f *policyFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.serviceConfig, "service-config", "", "gRPC service config JSON `file` (methodConfig: retryPolicy, hedgingPolicy, timeout, waitForReady; loadBalancingConfig)")
 	fs.StringSliceVar(&f.addrs, "target-addr", nil, "`addresses` (host:port,...) of the target, whose name is then only its authority; calls are spread over them round robin")
-	fs.StringVar(&f.breaker, "breaker", "", "circuit breaker `spec`: failures=N (in a row, to open),open=DURATION (before half-open),halfopen=N (trial calls); e.g. failures=5,open=10s,halfopen=1")
+	fs.StringVar(&f.breaker, "breaker", "", "circuit breaker per method `spec`: failures=N (in a row, to open),open=DURATION (before half-open),halfopen=N (trial calls); e.g. failures=5,open=10s,halfopen=1")
 }
 
 // clientPolicies are the dial options of the policies asked for, and the
 // breaker when there is one.
 type clientPolicies struct {
 	opts    []grpc.DialOption
-	breaker *interceptor.Breaker
+	breaker *interceptor.MethodBreakers
 }
 
 // build reads and checks the policies; upstream names the breaker.
@@ -59,7 +59,7 @@ func (f *policyFlags) build(upstream string) (clientPolicies, error) {
 			return p, err
 		}
 		bo.Name = upstream
-		p.breaker = interceptor.NewBreaker(bo)
+		p.breaker = interceptor.NewMethodBreakers(bo)
 	}
 	return p, nil
 }
@@ -77,7 +77,7 @@ func (f *policyFlags) apply(cf *connFlags, upstream string, m *interceptor.Metri
 		extra = append(extra, grpc.WithChainUnaryInterceptor(m.UnaryClient()), grpc.WithChainStreamInterceptor(m.StreamClient()))
 		extra = append(extra, m.ClientAttempts()...)
 		if p.breaker != nil {
-			m.WatchBreaker(upstream, p.breaker)
+			m.WatchBreakers(upstream, p.breaker)
 		}
 	}
 	if p.breaker != nil {
