@@ -54,10 +54,6 @@ func StringKey(s string) Key { return Key{Kind: pathsyntax.String, Str: s} }
 // IntKey returns an integer map key.
 func IntKey(i int64) Key { return Key{Kind: pathsyntax.Int, Int: i} }
 
-// UintKey returns an integer map key above the int64 range, which no
-// Thrift key holds; it is kept so that every path parses.
-func UintKey(u uint64) Key { return Key{Kind: pathsyntax.Uint, Uint: u} }
-
 // BoolKey returns a bool map key.
 func BoolKey(b bool) Key {
 	k := Key{Kind: pathsyntax.Bool}
