@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"sync/atomic"
-	"time"
 
 	"github.com/rpckit/rpckit/internal/bodytimeout"
 	"github.com/rpckit/rpckit/invoke"
@@ -55,37 +54,17 @@ func (c *connectCall) stream(ctx context.Context) {
 		c.relay(out, st, nil)
 		return
 	}
-	sendErr, done := make(chan error, 1), make(chan struct{})
-	go func() {
-		defer close(done)
+	sendErr := make(chan error, 1)
+	p := startPump(func(stopped *atomic.Bool) {
+		in.stopped = stopped
 		err := c.sendAll(st, in)
 		sendErr <- err
 		if err != nil {
 			cancel()
 		}
-	}()
+	})
 	c.relay(out, st, sendErr)
-	c.stopReading(in, done)
-}
-
-// stopReading ends the reading of a body the call no longer needs (the
-// upstream answered before the client was done sending) and waits for
-// the reader: the body must not be touched after the handler returns.
-// HTTP/2 lets the body be closed under a read; HTTP/1.1 holds Close until
-// the read ends, so its read is cut off with a passed deadline instead.
-func (c *connectCall) stopReading(in *envelopeReader, done <-chan struct{}) {
-	select {
-	case <-done:
-		return
-	default:
-	}
-	in.stopped.Store(true)
-	if c.r.ProtoMajor >= 2 {
-		_ = c.r.Body.Close()
-	} else {
-		_ = http.NewResponseController(c.w).SetReadDeadline(time.Now())
-	}
-	<-done
+	p.stop(c.w, c.r)
 }
 
 // sendOne sends the one request of a server stream.
@@ -227,8 +206,8 @@ type envelopeReader struct {
 	gzip  bool // Connect-Content-Encoding: gzip
 	clock *bodytimeout.Body
 	n     int // envelopes read
-	// stopped is set when the call is over: the body is not read again.
-	stopped atomic.Bool
+	// stopped, when set, says the call is over: the body is not read again.
+	stopped *atomic.Bool
 }
 
 func (c *connectCall) newEnvelopeReader() (*envelopeReader, error) {
@@ -247,7 +226,7 @@ func (c *connectCall) newEnvelopeReader() (*envelopeReader, error) {
 
 // next reads the next message, decompressed; io.EOF after the last.
 func (e *envelopeReader) next() ([]byte, error) {
-	if e.stopped.Load() {
+	if e.stopped != nil && e.stopped.Load() {
 		return nil, status.Error(codes.Canceled, "gateway: the call is over")
 	}
 	var hdr [5]byte
