@@ -107,6 +107,8 @@ func (c *connectCall) admit() bool {
 	switch {
 	case c.route == nil:
 		c.reject(http.StatusNotFound, codes.Unimplemented, "unknown method "+c.r.URL.Path)
+	case c.mode.get && c.mode.codec == "":
+		c.reject(http.StatusBadRequest, codes.InvalidArgument, "Connect GET without the encoding query parameter")
 	case c.mode.get && !noSideEffects(c.route):
 		c.w.Header().Set("Allow", http.MethodPost)
 		c.reject(http.StatusMethodNotAllowed, codes.Unimplemented, "Connect GET serves only methods with idempotency_level NO_SIDE_EFFECTS")

@@ -151,6 +151,7 @@ func TestConnectRejects(t *testing.T) {
 	}{
 		{"unknown method", "POST", "/rpckit.test.v1.Test/Nope", "application/proto", echo, connectV1, 404, "unimplemented"},
 		{"GET of a method with side effects", "GET", "/rpckit.test.v1.Test/Echo?connect=v1&encoding=proto&message=", "", nil, nil, 405, "unimplemented"},
+		{"GET without encoding", "GET", "/rpckit.test.v1.Test/Echo?connect=v1&message=", "", nil, nil, 400, "invalid_argument"},
 		{"codec", "POST", "/rpckit.test.v1.Test/Echo", "application/xml", echo, connectV1, 415, "unimplemented"},
 		{"stream framing for a unary method", "POST", "/rpckit.test.v1.Test/Echo", "application/connect+proto", echo, nil, 415, "unimplemented"},
 		{"unary framing for a stream", "POST", "/rpckit.test.v1.Test/Count", "application/proto", echo, connectV1, 415, "unimplemented"},
