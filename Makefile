@@ -34,8 +34,8 @@ targets:
 # What make test installs when it is missing, quietly: each install's output
 # goes to DEPS_LOG, shown (its path and last lines) only when one fails.
 # Python gRPC (a C-core implementation) and Apache Thrift's Python library
-# (PyPI's thrift) for the interop tests; the grpc-web npm client for the
-# gateway's gRPC-Web test; Debian's chromium,
+# (PyPI's thrift) for the interop tests; the grpc-web and Connect npm
+# clients for the gateway's gRPC-Web and Connect tests; Debian's chromium,
 # npm's playwright-core and grpcurl for the ui's browser suite; Debian's
 # Apache Thrift compiler, the oracle of thrift/idl's tests; staticcheck and
 # deadcode for lint.
@@ -47,8 +47,8 @@ deps:
 			grpcio grpcio-reflection grpcio-health-checking protobuf
 	@$(PYTHON) -c 'import thrift.protocol.THeaderProtocol' 2>/dev/null || \
 		$(QUIET) "pip install thrift" $(PYTHON) -m pip install --disable-pip-version-check thrift
-	@test -d gateway/internal/gwtest/webclient/node_modules/grpc-web || \
-		$(QUIET) "npm ci (grpc-web client)" npm ci --prefix gateway/internal/gwtest/webclient --no-audit --no-fund
+	@test -d gateway/internal/gwtest/webclient/node_modules/@connectrpc/connect-node || \
+		$(QUIET) "npm ci (grpc-web and Connect clients)" npm ci --prefix gateway/internal/gwtest/webclient --no-audit --no-fund
 	@test -x /usr/bin/chromium || \
 		$(QUIET) "apt-get install chromium" sh -c 'DEBIAN_FRONTEND=noninteractive apt-get install -y chromium || \
 			{ apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; }'

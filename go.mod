@@ -3,6 +3,8 @@ module github.com/rpckit/rpckit
 go 1.26.0
 
 require (
+	connectrpc.com/connect v1.21.1
+	connectrpc.com/vanguard v0.4.0
 	github.com/HdrHistogram/hdrhistogram-go v1.4.0
 	github.com/apache/thrift v0.25.0
 	github.com/bufbuild/protocompile v0.14.1

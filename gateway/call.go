@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/rpckit/rpckit/dynamic"
 	"github.com/rpckit/rpckit/invoke"
@@ -76,6 +77,12 @@ func (g *Gateway) callContext(r *http.Request) (context.Context, context.CancelF
 		}
 		timeout = d
 	}
+	return g.contextWithin(r, timeout)
+}
+
+// contextWithin is the context of the upstream call of r: the forwarded
+// headers as metadata, and the deadline timeout from now.
+func (g *Gateway) contextWithin(r *http.Request, timeout time.Duration) (context.Context, context.CancelFunc, error) {
 	md, err := g.forwarded(r)
 	if err != nil {
 		return nil, nil, err

@@ -9,11 +9,12 @@ import (
 )
 
 // corsHeaders are the request headers a cross-origin caller may send
-// besides Options.Headers and Grpc-Metadata-*: those of REST and of
-// gRPC-Web clients.
+// besides Options.Headers and Grpc-Metadata-*: those of REST, gRPC-Web
+// and Connect clients.
 var corsHeaders = []string{
 	"accept", "authorization", "content-type", "grpc-timeout", "x-grpc-web",
-	"x-request-id", "x-user-agent",
+	"x-request-id", "x-user-agent", "connect-protocol-version", "connect-timeout-ms",
+	"connect-content-encoding", "connect-accept-encoding", "content-encoding",
 }
 
 // corsExposed are the response headers scripts may read on every

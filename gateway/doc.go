@@ -1,7 +1,7 @@
-// Package gateway is an http.Handler that puts REST/JSON and gRPC-Web in
-// front of any gRPC service, from descriptors loaded at run time: routes
-// come from google.api.http annotations, and every method is also served at
-// POST /pkg.Service/Method. No generated code.
+// Package gateway is an http.Handler that puts REST/JSON, gRPC-Web and
+// Connect in front of any gRPC service, from descriptors loaded at run
+// time: routes come from google.api.http annotations, and every method is
+// also served at POST /pkg.Service/Method. No generated code.
 //
 // # REST/JSON
 //
@@ -25,6 +25,27 @@
 // client streams), trailers in the body's last frame, trailers-only
 // responses for calls that fail before their first message.
 //
+// # Connect
+//
+// The Connect protocol is served at /pkg.Service/Method, the path of the
+// default REST route, which it shares. As in Vanguard, a request there is
+// Connect when its Content-Type is application/connect+<codec> (a
+// stream), when its Content-Type is application/<codec> and it has the
+// header Connect-Protocol-Version: 1 (unary), or when it is a GET with the
+// query parameter connect=v1; anything else is REST (application/json
+// without the header included). The codecs are proto and json. Unary
+// calls are POSTs, or GETs (?message=...&encoding=...&base64=1&
+// compression=...) for methods whose idempotency_level is NO_SIDE_EFFECTS;
+// errors are Connect's JSON ({"code": "not_found", "message", "details":
+// [{"type", "value", "debug"}]}) with the HTTP status of the code.
+// Streams are enveloped messages ending in an end-stream message with the
+// error and the trailers; server and client streams work on HTTP/1.1 and
+// HTTP/2, bidi streams on HTTP/2 only (505 on HTTP/1.1). Connect-Timeout-Ms
+// sets the deadline; gzip is accepted (Content-Encoding,
+// Connect-Content-Encoding) and sent to clients that accept it, for
+// messages of 1 KiB and more. The body limits apply to messages once
+// decompressed too.
+//
 // # Loading
 //
 // New loads the services from Options.Source; NewPending makes a gateway
@@ -44,7 +65,9 @@
 // INVALID_ARGUMENT on every route. x-forwarded-host and
 // x-forwarded-for are set as grpc-gateway sets them. Response headers come
 // back as Grpc-Metadata-*, trailers as Grpc-Trailer-* (plain headers for
-// gRPC-Web, as its clients read them).
+// gRPC-Web, as its clients read them; for Connect, plain headers and
+// Trailer-* headers of unary calls, the end-stream message's metadata of
+// streams).
 //
 // # Differences from grpc-gateway
 //

@@ -112,6 +112,11 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		g.done(r, route, protocolGRPCWeb, code.String(), code, rec.status, start)
 		return
 	}
+	if mode, ok := connectModeOf(r); ok {
+		route, code := g.serveConnect(st, rec, r, mode)
+		g.done(r, route, protocolConnect, code.String(), code, rec.status, start)
+		return
+	}
 	route, code := g.serve(st, rec, r)
 	g.done(r, route, protocolREST, strconv.Itoa(rec.status), code, rec.status, start)
 }

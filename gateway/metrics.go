@@ -15,6 +15,7 @@ const metricsPath = "/metrics"
 const (
 	protocolREST    = "rest"
 	protocolGRPCWeb = "grpc-web"
+	protocolConnect = "connect"
 )
 
 // metrics are the gateway's Prometheus metrics, in a registry of its own:
@@ -24,8 +25,8 @@ const (
 //
 // route is the route's method and template ("GET /v1/{name=items/*}"), or
 // "none" when no route matched; code is the HTTP status for REST and the
-// gRPC status name (OK, NotFound, ...) for gRPC-Web, whose HTTP status is
-// 200 whatever happens.
+// gRPC status name (OK, NotFound, ...) for gRPC-Web and Connect, whose
+// HTTP status is 200 whatever happens (gRPC-Web, Connect streams).
 type metrics struct {
 	requests *prometheus.CounterVec
 	duration *prometheus.HistogramVec

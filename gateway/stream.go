@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync/atomic"
 
 	"github.com/rpckit/rpckit/internal/bodytimeout"
 	"github.com/rpckit/rpckit/invoke"
@@ -147,15 +148,16 @@ func (c *call) clientStream(ctx context.Context, vars map[string]string) {
 		return
 	}
 	sendErr := make(chan error, 1)
-	go func() {
-		err := c.sendBody(st)
+	p := startPump(func(stopped *atomic.Bool) {
+		err := c.sendBody(st, stopped)
 		sendErr <- err
 		if err != nil {
 			cancel()
 		}
-	}()
+	})
 	if c.route.Method.IsStreamingServer() {
 		c.relay(st, sendErr)
+		p.stop(c.w, c.r)
 		return
 	}
 	msg, err := st.Recv()
@@ -172,18 +174,18 @@ func (c *call) clientStream(ctx context.Context, vars map[string]string) {
 // sendBody sends the body's requests and half-closes the call once they
 // are all sent. Bad input leaves the call open for clientStream's cancel
 // to end: half closed, it could end normally on the requests sent so far.
-func (c *call) sendBody(st *invoke.Stream) error {
-	err := c.sendRequests(st)
+func (c *call) sendBody(st *invoke.Stream, stopped *atomic.Bool) error {
+	err := c.sendRequests(st, stopped)
 	if err == nil {
 		_ = st.CloseSend()
 	}
 	return err
 }
 
-func (c *call) sendRequests(st *invoke.Stream) error {
+func (c *call) sendRequests(st *invoke.Stream, stopped *atomic.Bool) error {
 	dec := c.st.codec.decoder(http.MaxBytesReader(c.w, c.r.Body, c.g.opts.MaxBodyBytes), c.route.Method.Input())
 	clock, _ := c.r.Body.(*bodytimeout.Body)
-	for n := 1; ; n++ {
+	for n := 1; !stopped.Load(); n++ {
 		wire, err := dec.Next(nil)
 		if errors.Is(err, io.EOF) {
 			return nil
@@ -196,6 +198,7 @@ func (c *call) sendRequests(st *invoke.Stream) error {
 			return nil // the upstream ended the call; its status says why
 		}
 	}
+	return nil // the call is over
 }
 
 // nextMessage times the next request of a stream body: from its first

@@ -1192,10 +1192,10 @@ const file_rpckit_gwtest_v1_gwtest_proto_rawDesc = "" +
 	"\x04Kind\x12\x14\n" +
 	"\x10KIND_UNSPECIFIED\x10\x00\x12\r\n" +
 	"\tKIND_BOOK\x10\x01\x12\r\n" +
-	"\tKIND_GAME\x10\x022\xd1\t\n" +
+	"\tKIND_GAME\x10\x022\xd4\t\n" +
 	"\n" +
-	"Everything\x12j\n" +
-	"\aGetItem\x12 .rpckit.gwtest.v1.GetItemRequest\x1a\x16.rpckit.gwtest.v1.Item\"%\x82\xd3\xe4\x93\x02\x1f\x12\x1d/v1/{name=projects/*/items/*}\x12\x88\x01\n" +
+	"Everything\x12m\n" +
+	"\aGetItem\x12 .rpckit.gwtest.v1.GetItemRequest\x1a\x16.rpckit.gwtest.v1.Item\"(\x82\xd3\xe4\x93\x02\x1f\x12\x1d/v1/{name=projects/*/items/*}\x90\x02\x01\x12\x88\x01\n" +
 	"\tListItems\x12\".rpckit.gwtest.v1.ListItemsRequest\x1a#.rpckit.gwtest.v1.ListItemsResponse\"2\x82\xd3\xe4\x93\x02,Z\v\x12\t/v1/items\x12\x1d/v1/{parent=projects/*}/items\x12v\n" +
 	"\n" +
 	"CreateItem\x12#.rpckit.gwtest.v1.CreateItemRequest\x1a\x16.rpckit.gwtest.v1.Item\"+\x82\xd3\xe4\x93\x02%:\x04item\"\x1d/v1/{parent=projects/*}/items\x12\xa4\x01\n" +

@@ -48,7 +48,8 @@ const (
 // Everything exercises every mapping of google.api.http.
 type EverythingClient interface {
 	// GetItem binds a multi-segment variable. Names ending in "missing",
-	// "denied" or "invalid" fail with details.
+	// "denied" or "invalid" fail with details. It has no side effects, so
+	// Connect clients may call it with GET.
 	GetItem(ctx context.Context, in *GetItemRequest, opts ...grpc.CallOption) (*Item, error)
 	// ListItems echoes its request: the query parameters of every kind.
 	ListItems(ctx context.Context, in *ListItemsRequest, opts ...grpc.CallOption) (*ListItemsResponse, error)
@@ -193,7 +194,8 @@ func (c *everythingClient) Echo(ctx context.Context, in *v1.Medium, opts ...grpc
 // Everything exercises every mapping of google.api.http.
 type EverythingServer interface {
 	// GetItem binds a multi-segment variable. Names ending in "missing",
-	// "denied" or "invalid" fail with details.
+	// "denied" or "invalid" fail with details. It has no side effects, so
+	// Connect clients may call it with GET.
 	GetItem(context.Context, *GetItemRequest) (*Item, error)
 	// ListItems echoes its request: the query parameters of every kind.
 	ListItems(context.Context, *ListItemsRequest) (*ListItemsResponse, error)
