@@ -140,7 +140,7 @@ func TestLoadHasNoRPC(t *testing.T) {
 var allowed = map[string][]string{
 	"wire":      {},
 	"dynamic":   {"wire", "internal/utf8x", "internal/errtext", "internal/pathsyntax", "internal/pool"},
-	"transcode": {"wire", "dynamic", "internal/utf8x", "internal/errtext"},
+	"transcode": {"wire", "dynamic", "internal/utf8x", "internal/errtext", "internal/jsonx"},
 	"schema":    {"internal/errtext"},
 	"invoke":    {"schema", "dynamic", "transcode", "wire", "internal/sysconn"},
 	// The gRPC load target of bench, the ui and the demo: invoke's engines
@@ -168,6 +168,9 @@ var allowed = map[string][]string{
 	// Leaves under dynamic and transcode: the standard library and x/sys/cpu.
 	"internal/utf8x":   {},
 	"internal/errtext": {},
+	// JSON numbers, strings and base64 of transcode and thrift/transcode:
+	// the standard library and internal/utf8x.
+	"internal/jsonx": {"internal/utf8x"},
 	// The path syntax of dynamic and thrift/dynamic: the standard library only.
 	"internal/pathsyntax": {},
 	// The typed pool of both dynamics' Docs: the standard library only.
