@@ -61,6 +61,9 @@ var globalsAllowed = map[string]map[string]string{
 		"literalDouble":  "the fixed type of a double literal, never written",
 		"literalString":  "the fixed type of a string literal, never written",
 	},
+	"thrift/transcode": {
+		"intBits": "table: the bit size of each integer kind",
+	},
 	"thrift/client": {
 		"exceptionNames":       "table: the Apache name of each application exception type",
 		"ErrFrameTooLarge":     "sentinel error, never written",
