@@ -34,7 +34,7 @@ func (o UnmarshalOptions) UnmarshalAppend(dst []byte, t *dynamic.Type, json []by
 	if n := size(&pl.toThrift, len(json), 16); cap(dst)-len(dst) < n {
 		dst = append(make([]byte, 0, len(dst)+n), dst...)
 	}
-	d := decoder{p: o.Protocol, in: json, out: dst, o: &o, depth: maxDepth(o.MaxDepth)}
+	d := decoder{p: o.Protocol, in: json, out: dst, o: o, depth: maxDepth(o.MaxDepth)}
 	err := d.top(t)
 	if err != nil {
 		return dst[:len(dst):len(dst)], err
@@ -49,7 +49,7 @@ type decoder struct {
 	in      []byte
 	pos     int
 	out     []byte
-	o       *UnmarshalOptions
+	o       UnmarshalOptions
 	depth   int    // levels left
 	scratch []byte // unescaped keys and base64 text
 }
@@ -109,7 +109,7 @@ func (d *decoder) structValue(t *dynamic.Type) error {
 	if err := d.checkStruct(t, pl, start, &st); err != nil {
 		return err
 	}
-	d.out = append(d.out, 0) // Stop, in both protocols
+	d.set(append(d.out, 0)) // Stop, in both protocols
 	d.depth++
 	return nil
 }
@@ -174,7 +174,7 @@ func (d *decoder) member(f *dynamic.Field, pl *plan, st *structState, keyOff int
 	if f.Type.Kind == idl.BoolKind && d.p == wire.Compact {
 		err = d.boolField(f, st.last)
 	} else {
-		d.out = d.p.AppendFieldHeader(d.out, f.Type.Wire, f.ID, st.last)
+		d.set(d.p.AppendFieldHeader(d.out, f.Type.Wire, f.ID, st.last))
 		err = d.value(f.Type)
 	}
 	if err != nil {
@@ -192,7 +192,7 @@ func (d *decoder) boolField(f *dynamic.Field, last int16) error {
 	if err != nil {
 		return err
 	}
-	d.out = d.p.AppendBoolField(d.out, f.ID, last, v)
+	d.set(d.p.AppendBoolField(d.out, f.ID, last, v))
 	return nil
 }
 
@@ -227,9 +227,9 @@ func (d *decoder) fixHeader(pos, reserved int, h []byte) {
 	}
 	end := len(d.out)
 	if grow := len(h) - reserved; grow > 0 {
-		d.out = append(d.out, h[:grow]...)
+		d.set(append(d.out, h[:grow]...))
 	} else {
-		d.out = d.out[:end+grow]
+		d.set(d.out[:end+grow])
 	}
 	copy(d.out[pos+len(h):], d.out[pos+reserved:end])
 	copy(d.out[pos:], h)

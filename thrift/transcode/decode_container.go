@@ -15,7 +15,7 @@ func (d *decoder) list(t *dynamic.Type) error {
 	}
 	d.pos++
 	pos := len(d.out)
-	d.out = d.p.AppendListHeader(d.out, t.Elem.Wire, 0)
+	d.set(d.p.AppendListHeader(d.out, t.Elem.Wire, 0))
 	reserved := len(d.out) - pos
 	n := 0
 	if d.skipWS() == ']' {
@@ -47,7 +47,7 @@ func (d *decoder) mapValue(t *dynamic.Type) error {
 		return err
 	}
 	pos := len(d.out)
-	d.out = d.p.AppendMapHeader(d.out, t.Key.Wire, t.Elem.Wire, 1)
+	d.set(d.p.AppendMapHeader(d.out, t.Key.Wire, t.Elem.Wire, 1))
 	reserved := len(d.out) - pos
 	var n int
 	var err error

@@ -26,7 +26,7 @@ func (d *decoder) value(t *dynamic.Type) error {
 	case idl.BoolKind:
 		if c := d.skipWS(); c != '"' {
 			v, err := d.boolValue()
-			d.out = d.p.AppendBool(d.out, v)
+			d.set(d.p.AppendBool(d.out, v))
 			return err
 		}
 	}
@@ -69,7 +69,7 @@ func (d *decoder) fromNumber(t *dynamic.Type, text []byte, off int) error {
 		if !ok {
 			return d.errAt(off, "invalid double "+quoteBytes(text))
 		}
-		d.out = d.p.AppendDouble(d.out, v)
+		d.set(d.p.AppendDouble(d.out, v))
 		return nil
 	}
 	return d.errAt(off, "a number where a "+t.Name()+" is due")
@@ -85,13 +85,13 @@ func (d *decoder) intValue(t *dynamic.Type, text []byte, off int) error {
 	}
 	switch bits {
 	case 8:
-		d.out = d.p.AppendByte(d.out, int8(v))
+		d.set(d.p.AppendByte(d.out, int8(v)))
 	case 16:
-		d.out = d.p.AppendI16(d.out, int16(v))
+		d.set(d.p.AppendI16(d.out, int16(v)))
 	case 32:
-		d.out = d.p.AppendI32(d.out, int32(v))
+		d.set(d.p.AppendI32(d.out, int32(v)))
 	default:
-		d.out = d.p.AppendI64(d.out, int64(v))
+		d.set(d.p.AppendI64(d.out, int64(v)))
 	}
 	return nil
 }
@@ -112,12 +112,12 @@ func (d *decoder) fromString(t *dynamic.Type, s jsonString, off int) error {
 		return d.boolString(d.stringValue(s), off)
 	case idl.EnumKind:
 		if ev := t.Enum.Value(string(d.stringValue(s))); ev != nil {
-			d.out = d.p.AppendI32(d.out, ev.Value)
+			d.set(d.p.AppendI32(d.out, ev.Value))
 			return nil
 		}
 	case idl.DoubleKind:
 		if v, ok := specialFloat(d.stringValue(s)); ok {
-			d.out = d.p.AppendDouble(d.out, v)
+			d.set(d.p.AppendDouble(d.out, v))
 			return nil
 		}
 	}
@@ -143,9 +143,9 @@ func specialFloat(s []byte) (float64, bool) {
 func (d *decoder) boolString(s []byte, off int) error {
 	switch string(s) {
 	case "true":
-		d.out = d.p.AppendBool(d.out, true)
+		d.set(d.p.AppendBool(d.out, true))
 	case "false":
-		d.out = d.p.AppendBool(d.out, false)
+		d.set(d.p.AppendBool(d.out, false))
 	default:
 		return d.errAt(off, "invalid bool "+quoteBytes(s))
 	}
@@ -157,13 +157,13 @@ func (d *decoder) boolString(s []byte, off int) error {
 func (d *decoder) stringBytes(s jsonString) {
 	raw := d.in[s.start:s.end]
 	if !s.esc {
-		d.out = d.p.AppendBinary(d.out, raw)
+		d.set(d.p.AppendBinary(d.out, raw))
 		return
 	}
 	pos := len(d.out)
-	d.out = appendLen(d.p, d.out, len(raw))
+	d.set(appendLen(d.p, d.out, len(raw)))
 	w := len(d.out) - pos
-	d.out = jsonx.AppendUnescaped(d.out, raw)
+	d.set(jsonx.AppendUnescaped(d.out, raw))
 	var h [8]byte
 	d.fixHeader(pos, w, appendLen(d.p, h[:0], len(d.out)-pos-w))
 }
@@ -188,17 +188,17 @@ func (d *decoder) base64Value(src []byte, off int) error {
 func (d *decoder) appendBase64(enc *base64.Encoding, src []byte) bool {
 	max := enc.DecodedLen(len(src))
 	pos := len(d.out)
-	d.out = appendLen(d.p, d.out, max)
+	d.set(appendLen(d.p, d.out, max))
 	w := len(d.out) - pos
 	if cap(d.out)-len(d.out) < max {
-		d.out = append(d.out, make([]byte, max)...)[:len(d.out)]
+		d.set(append(d.out, make([]byte, max)...)[:len(d.out)])
 	}
 	n, err := jsonx.DecodeBase64(enc, d.out[len(d.out):len(d.out)+max], src)
 	if err != nil {
-		d.out = d.out[:pos]
+		d.set(d.out[:pos])
 		return false
 	}
-	d.out = d.out[:pos+w+n]
+	d.set(d.out[:pos+w+n])
 	var h [8]byte
 	d.fixHeader(pos, w, appendLen(d.p, h[:0], n))
 	return true
@@ -227,7 +227,7 @@ func (d *decoder) uuidValue(s []byte, off int) error {
 		v[j] = hi<<4 | lo
 		j++
 	}
-	d.out = d.p.AppendUUID(d.out, v)
+	d.set(d.p.AppendUUID(d.out, v))
 	return nil
 }
 

@@ -33,7 +33,7 @@ func (o MarshalOptions) MarshalAppend(dst []byte, t *dynamic.Type, b []byte) ([]
 	if n := size(&pl.toJSON, len(b), 40); cap(dst)-len(dst) < n {
 		dst = append(make([]byte, 0, len(dst)+n), dst...)
 	}
-	e := encoder{p: o.Protocol, in: b, out: dst, o: &o, depth: maxDepth(o.MaxDepth)}
+	e := encoder{p: o.Protocol, in: b, out: dst, o: o, depth: maxDepth(o.MaxDepth)}
 	end, err := e.structValue(t, 0)
 	if err == nil && end != len(b) {
 		err = &Error{Offset: end, Msg: "bytes after the struct"}
@@ -50,7 +50,7 @@ type encoder struct {
 	p     wire.Protocol
 	in    []byte
 	out   []byte
-	o     *MarshalOptions
+	o     MarshalOptions
 	depth int // levels left
 }
 
@@ -61,6 +61,10 @@ func wireErr(err error) error {
 	if err == nil {
 		return nil
 	}
+	return wrapWire(err)
+}
+
+func wrapWire(err error) error {
 	var we *wire.Error
 	if errors.As(err, &we) {
 		return &Error{Offset: we.Offset, Msg: we.Code.String(), Err: err}
@@ -75,7 +79,7 @@ func (e *encoder) structValue(t *dynamic.Type, off int) (int, error) {
 		return -1, e.errAt(off, "nesting too deep")
 	}
 	pl := planOf(t)
-	e.out = append(e.out, '{')
+	e.set(append(e.out, '{'))
 	keys := pl.names
 	if e.o.UseIDs {
 		keys = pl.ids
@@ -101,10 +105,10 @@ func (e *encoder) structValue(t *dynamic.Type, off int) (int, error) {
 			continue
 		}
 		if n > 0 {
-			e.out = append(e.out, ',')
+			e.set(append(e.out, ','))
 		}
 		n++
-		e.out = append(e.out, keys[f.Index]...)
+		e.set(append(e.out, keys[f.Index]...))
 		if off, err = e.field(f, h, next, pl.str64[f.Index]); err != nil {
 			return -1, in(err, f.Name)
 		}
@@ -113,7 +117,7 @@ func (e *encoder) structValue(t *dynamic.Type, off int) (int, error) {
 	if err := e.checkStruct(t, pl, off, n, req); err != nil {
 		return -1, err
 	}
-	e.out = append(e.out, '}')
+	e.set(append(e.out, '}'))
 	e.depth++
 	return off, nil
 }
@@ -123,7 +127,7 @@ func (e *encoder) field(f *dynamic.Field, h wire.FieldHeader, off int, str64 boo
 	if h.Type != wire.Bool || e.p == wire.Binary {
 		return e.value(f.Type, off, str64)
 	}
-	e.out = appendBool(e.out, h.Bool) // a compact bool field's value is its header's
+	e.set(appendBool(e.out, h.Bool)) // a compact bool field's value is its header's
 	return off, nil
 }
 
@@ -167,37 +171,37 @@ func (e *encoder) value(t *dynamic.Type, off int, str64 bool) (int, error) {
 	case idl.BoolKind:
 		var v bool
 		v, off, err = e.p.ConsumeBool(e.in, off)
-		e.out = appendBool(e.out, v)
+		e.set(appendBool(e.out, v))
 	case idl.I8Kind:
 		var v int8
 		v, off, err = e.p.ConsumeByte(e.in, off)
-		e.out = jsonx.AppendInt(e.out, int64(v))
+		e.set(jsonx.AppendInt(e.out, int64(v)))
 	case idl.I16Kind:
 		var v int16
 		v, off, err = e.p.ConsumeI16(e.in, off)
-		e.out = jsonx.AppendInt(e.out, int64(v))
+		e.set(jsonx.AppendInt(e.out, int64(v)))
 	case idl.I32Kind:
 		var v int32
 		v, off, err = e.p.ConsumeI32(e.in, off)
-		e.out = jsonx.AppendInt(e.out, int64(v))
+		e.set(jsonx.AppendInt(e.out, int64(v)))
 	case idl.EnumKind:
 		var v int32
 		v, off, err = e.p.ConsumeI32(e.in, off)
-		e.out = e.appendEnum(e.out, t, v, false)
+		e.set(e.appendEnum(e.out, t, v, false))
 	case idl.I64Kind:
 		var v int64
 		v, off, err = e.p.ConsumeI64(e.in, off)
-		e.out = appendI64(e.out, v, str64 || e.o.I64Strings)
+		e.set(appendI64(e.out, v, str64 || e.o.I64Strings))
 	case idl.DoubleKind:
 		var v float64
 		v, off, err = e.p.ConsumeDouble(e.in, off)
-		e.out = jsonx.AppendFloat(e.out, v, 64)
+		e.set(jsonx.AppendFloat(e.out, v, 64))
 	case idl.StringKind, idl.BinaryKind:
 		return e.bytesValue(t, off)
 	case idl.UUIDKind:
 		var v [16]byte
 		v, off, err = e.p.ConsumeUUID(e.in, off)
-		e.out = appendUUID(e.out, v)
+		e.set(appendUUID(e.out, v))
 	case idl.ListKind, idl.SetKind:
 		return e.list(t, off, str64)
 	case idl.MapKind:
@@ -214,14 +218,14 @@ func (e *encoder) bytesValue(t *dynamic.Type, off int) (int, error) {
 		return -1, wireErr(err)
 	}
 	if t.Kind == idl.BinaryKind {
-		e.out = jsonx.AppendBase64(e.out, v)
+		e.set(jsonx.AppendBase64(e.out, v))
 		return next, nil
 	}
 	out, ok := jsonx.AppendString(e.out, v)
 	if !ok {
 		return -1, e.errAt(off, "string is not valid UTF-8")
 	}
-	e.out = out
+	e.set(out)
 	return next, nil
 }
 
@@ -276,3 +280,19 @@ func appendKeyFloat(out []byte, v float64) []byte {
 }
 
 func itoa(v int64) string { return string(jsonx.AppendInt(nil, v)) }
+
+// set makes out, which appends grew from e.out, the output. While out is
+// in e.out's array only the length is stored: no pointer, so no GC write
+// barrier (the encoder's methods do not know it is on the stack).
+func (e *encoder) set(out []byte) { setOut(&e.out, out) }
+
+// set is encoder.set for the decoder's output.
+func (d *decoder) set(out []byte) { setOut(&d.out, out) }
+
+func setOut(dst *[]byte, out []byte) {
+	if cap(out) == cap(*dst) {
+		*dst = (*dst)[:len(out)]
+	} else {
+		*dst = out
+	}
+}

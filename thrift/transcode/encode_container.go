@@ -27,16 +27,16 @@ func (e *encoder) list(t *dynamic.Type, off int, str64 bool) (int, error) {
 	if n > 0 && et != t.Elem.Wire {
 		return -1, e.errAt(off, t.Kind.String()+" of "+et.String()+" where the IDL has "+t.Name())
 	}
-	e.out = append(e.out, '[')
+	e.set(append(e.out, '['))
 	for i := range n {
 		if i > 0 {
-			e.out = append(e.out, ',')
+			e.set(append(e.out, ','))
 		}
 		if p, err = e.value(t.Elem, p, str64); err != nil {
 			return -1, inIndex(err, i)
 		}
 	}
-	e.out = append(e.out, ']')
+	e.set(append(e.out, ']'))
 	e.depth++
 	return p, nil
 }
@@ -68,43 +68,43 @@ func (e *encoder) mapValue(t *dynamic.Type, off int, str64 bool) (int, error) {
 }
 
 func (e *encoder) objectMap(t *dynamic.Type, p, n int, str64 bool) (int, error) {
-	e.out = append(e.out, '{')
+	e.set(append(e.out, '{'))
 	var err error
 	for i := range n {
 		if i > 0 {
-			e.out = append(e.out, ',')
+			e.set(append(e.out, ','))
 		}
 		k := len(e.out)
 		if p, err = e.key(t.Key, p); err != nil {
 			return -1, inIndex(err, i)
 		}
-		e.out = append(e.out, ':')
+		e.set(append(e.out, ':'))
 		if p, err = e.value(t.Elem, p, str64); err != nil {
 			return -1, inKey(err, string(e.out[k:len(e.out)-1]))
 		}
 	}
-	e.out = append(e.out, '}')
+	e.set(append(e.out, '}'))
 	return p, nil
 }
 
 func (e *encoder) entryMap(t *dynamic.Type, p, n int, str64 bool) (int, error) {
-	e.out = append(e.out, '[')
+	e.set(append(e.out, '['))
 	var err error
 	for i := range n {
 		if i > 0 {
-			e.out = append(e.out, ',')
+			e.set(append(e.out, ','))
 		}
-		e.out = append(e.out, `{"key":`...)
+		e.set(append(e.out, `{"key":`...))
 		if p, err = e.value(t.Key, p, str64); err != nil {
 			return -1, inIndex(err, i)
 		}
-		e.out = append(e.out, `,"value":`...)
+		e.set(append(e.out, `,"value":`...))
 		if p, err = e.value(t.Elem, p, str64); err != nil {
 			return -1, inIndex(err, i)
 		}
-		e.out = append(e.out, '}')
+		e.set(append(e.out, '}'))
 	}
-	e.out = append(e.out, ']')
+	e.set(append(e.out, ']'))
 	return p, nil
 }
 
@@ -115,19 +115,19 @@ func (e *encoder) key(t *dynamic.Type, off int) (int, error) {
 		return e.value(t, off, false)
 	case idl.EnumKind:
 		v, next, err := e.p.ConsumeI32(e.in, off)
-		e.out = e.appendEnum(e.out, t, v, true)
+		e.set(e.appendEnum(e.out, t, v, true))
 		return next, wireErr(err)
 	case idl.DoubleKind:
 		v, next, err := e.p.ConsumeDouble(e.in, off)
-		e.out = appendKeyFloat(e.out, v)
+		e.set(appendKeyFloat(e.out, v))
 		return next, wireErr(err)
 	case idl.BoolKind:
 		v, next, err := e.p.ConsumeBool(e.in, off)
-		e.out = append(appendBool(append(e.out, '"'), v), '"')
+		e.set(append(appendBool(append(e.out, '"'), v), '"'))
 		return next, wireErr(err)
 	}
 	v, next, err := e.intKey(t.Wire, off)
-	e.out = append(jsonx.AppendInt(append(e.out, '"'), v), '"')
+	e.set(append(jsonx.AppendInt(append(e.out, '"'), v), '"'))
 	return next, wireErr(err)
 }
 
