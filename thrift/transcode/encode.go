@@ -45,6 +45,22 @@ func (o MarshalOptions) MarshalAppend(dst []byte, t *dynamic.Type, b []byte) ([]
 	return e.out, nil
 }
 
+// MarshalValue converts one value of any type t, the whole of b, to JSON
+// appended to dst: a struct, a container or a scalar, such as a value that
+// dynamic.Value.Get found inside a struct (its Raw bytes). A compact bool
+// field has no value bytes of its own; pass its value as one byte.
+func (o MarshalOptions) MarshalValue(dst []byte, t *dynamic.Type, b []byte) ([]byte, error) {
+	e := encoder{p: o.Protocol, in: b, out: dst, o: o, depth: maxDepth(o.MaxDepth)}
+	end, err := e.value(t, 0, false)
+	if err == nil && end != len(b) {
+		err = &Error{Offset: end, Msg: "bytes after the value"}
+	}
+	if err != nil {
+		return dst, err
+	}
+	return e.out, nil
+}
+
 // encoder writes JSON as it reads the Thrift bytes, in one pass.
 type encoder struct {
 	p     wire.Protocol

@@ -212,3 +212,22 @@ func TestMarshalErrors(t *testing.T) {
 		t.Errorf("trailing bytes: %v", err)
 	}
 }
+
+func TestMarshalValue(t *testing.T) {
+	outer := testType(t, "Outer")
+	b, err := transcode.Unmarshal(outer, []byte(`{"inner":{"name":"n"},"items":[{"name":"a"}],"weights":{"1":0.5}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := dynamic.NewValue(outer, wire.Binary, b)
+	for path, want := range map[string]string{"items": `[{"name":"a"}]`, "weights": `{"RED":0.5}`, "inner.name": `"n"`, "items[0]": `{"name":"a"}`} {
+		at, err := v.Get(dynamic.MustParsePath(path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := transcode.MarshalOptions{EnumNames: true}.MarshalValue(nil, at.Type(), at.Raw())
+		if err != nil || string(got) != want {
+			t.Errorf("%s: %s, %v; want %s", path, got, err, want)
+		}
+	}
+}
