@@ -31,13 +31,13 @@ func (o UnmarshalOptions) UnmarshalAppend(dst []byte, t *dynamic.Type, json []by
 		return dst, errors.New("thrift/transcode: " + t.Name() + " is not a struct")
 	}
 	pl := planOf(t)
+	out := dst
 	if n := size(&pl.toThrift, len(json), 16); cap(dst)-len(dst) < n {
-		dst = append(make([]byte, 0, len(dst)+n), dst...)
+		out = append(make([]byte, 0, len(dst)+n), dst...)
 	}
-	d := decoder{p: o.Protocol, in: json, out: dst, o: o, depth: maxDepth(o.MaxDepth)}
-	err := d.top(t)
-	if err != nil {
-		return dst[:len(dst):len(dst)], err
+	d := decoder{p: o.Protocol, in: json, out: out, o: o, depth: maxDepth(o.MaxDepth)}
+	if err := d.top(t); err != nil {
+		return dst, err
 	}
 	learn(&pl.toThrift, len(json), len(d.out)-len(dst))
 	return d.out, nil
@@ -61,7 +61,7 @@ func (d *decoder) top(t *dynamic.Type) error {
 	if err := d.structValue(t); err != nil {
 		return err
 	}
-	if d.skipWS() != 0 {
+	if d.skipWS(); d.pos < len(d.in) {
 		return d.errAt(d.pos, "text after the JSON object")
 	}
 	return nil

@@ -24,16 +24,17 @@ func (o MarshalOptions) Marshal(t *dynamic.Type, b []byte) ([]byte, error) {
 }
 
 // MarshalAppend is Marshal appending to dst; it allocates only when dst
-// lacks the room.
+// lacks the room. On error dst is returned as it was.
 func (o MarshalOptions) MarshalAppend(dst []byte, t *dynamic.Type, b []byte) ([]byte, error) {
 	if !t.IsStruct() {
 		return dst, errors.New("thrift/transcode: " + t.Name() + " is not a struct")
 	}
 	pl := planOf(t)
+	out := dst
 	if n := size(&pl.toJSON, len(b), 40); cap(dst)-len(dst) < n {
-		dst = append(make([]byte, 0, len(dst)+n), dst...)
+		out = append(make([]byte, 0, len(dst)+n), dst...)
 	}
-	e := encoder{p: o.Protocol, in: b, out: dst, o: o, depth: maxDepth(o.MaxDepth)}
+	e := encoder{p: o.Protocol, in: b, out: out, o: o, depth: maxDepth(o.MaxDepth)}
 	end, err := e.structValue(t, 0)
 	if err == nil && end != len(b) {
 		err = &Error{Offset: end, Msg: "bytes after the struct"}

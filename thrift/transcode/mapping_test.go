@@ -149,6 +149,7 @@ func TestUnmarshalErrors(t *testing.T) {
 		{"Outer", `{"inner":{"name":""},"byInner":[{"key":{"name":""}}]}`, `field "byInner[0]": a map entry needs both "key" and "value"`, transcode.UnmarshalOptions{}},
 		{"Outer", `{"inner":{"name":""},"plain":1,"plain":2}`, `duplicate field "plain"`, transcode.UnmarshalOptions{}},
 		{"Outer", `{"inner":{"name":""}} x`, `text after the JSON object`, transcode.UnmarshalOptions{}},
+		{"Outer", "{\"inner\":{\"name\":\"\"}}\x00", `line 1 col 22: text after the JSON object`, transcode.UnmarshalOptions{}},
 		{"Outer", "{\"inner\":{\"name\":\"\x01\"}}", `invalid character`, transcode.UnmarshalOptions{}},
 		{"Outer", "{\"inner\":{\"name\":\"\xff\"}}", `invalid UTF-8 in string`, transcode.UnmarshalOptions{}},
 		{"Outer", `[]`, `line 1 col 1: unexpected "[", expected '{'`, transcode.UnmarshalOptions{}},
