@@ -44,7 +44,9 @@
 //	JSON null            the field is absent          -                            -
 //
 // Strings must be UTF-8 (Thrift bytes holding anything else fail to
-// convert). A field whose wire type differs from the IDL's is skipped as
+// convert), and a field may appear once in either input (Apache's
+// generated code keeps the last of a field read twice; JSON with a key
+// twice has no agreed meaning). A field whose wire type differs from the IDL's is skipped as
 // the Apache generated code skips it (or fails with RejectUnknown). Nesting
 // is limited (MaxDepth, 64 by default) in both directions, and every
 // length in the Thrift input is checked against what remains of it.

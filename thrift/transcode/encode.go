@@ -104,6 +104,7 @@ func (e *encoder) structValue(t *dynamic.Type, off int) (int, error) {
 	var last int16
 	n := 0
 	var req uint64
+	var seen [4]uint64 // the fields written, the first 256, for duplicates
 	for {
 		h, next, err := e.p.ConsumeFieldHeader(e.in, off, last)
 		if err != nil {
@@ -120,6 +121,12 @@ func (e *encoder) structValue(t *dynamic.Type, off int) (int, error) {
 				return -1, err
 			}
 			continue
+		}
+		if i := f.Index; i < 256 {
+			if seen[i>>6]&(1<<(i&63)) != 0 {
+				return -1, e.errAt(off, "field "+f.Name+" appears twice")
+			}
+			seen[i>>6] |= 1 << (i & 63)
 		}
 		if n > 0 {
 			e.set(append(e.out, ','))

@@ -14,12 +14,15 @@ import (
 // converts back to JSON that converts to the same bytes.
 func FuzzUnmarshal(f *testing.F) {
 	typ := benchType(f, "Medium")
-	for _, p := range []wire.Protocol{wire.Binary, wire.Compact} {
-		j, err := transcode.MarshalOptions{Protocol: p}.Marshal(typ, readSpecimen(f, "medium", "binary"))
-		if err == nil && p == wire.Binary {
-			f.Add(j)
-		}
+	b, err := thriftfixture.Encode(wire.Binary, thriftfixture.Random("Medium", 1))
+	if err != nil {
+		f.Fatal(err)
 	}
+	j, err := transcode.Marshal(typ, b)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(j) // a random Medium: short seeds keep the fuzzer's minimising quick
 	f.Add([]byte(`{"title":"t","items":[{"id":"1","blob":"-_8"}],"byName":{"k":{}},"level":"HIGH","totals":{"7":8}}`))
 	f.Add([]byte(`{"counts":[1,2e3,-0],"ratio":"NaN","labels":{"a\u00e9":"\ud83d\ude00"}}`))
 	f.Fuzz(func(t *testing.T, in []byte) {
@@ -48,10 +51,17 @@ func FuzzUnmarshal(f *testing.F) {
 // Unmarshal accepts and that comes out again the same.
 func FuzzMarshal(f *testing.F) {
 	typ := benchType(f, "Large")
-	for _, sp := range []string{"small", "medium"} {
-		for _, pr := range thriftfixture.Protocols {
-			f.Add(readSpecimen(f, sp, pr.Ext), pr.Proto == wire.Compact)
+	// Seeds of a few hundred bytes: a random Large (its map keyed by
+	// Small included) and the Small specimen, whose fields a Large's
+	// first field header reads differently. Kilobytes of seed make each
+	// minimising step of the fuzzer slow.
+	for _, pr := range thriftfixture.Protocols {
+		b, err := thriftfixture.Encode(pr.Proto, thriftfixture.Random("Large", 1))
+		if err != nil {
+			f.Fatal(err)
 		}
+		f.Add(b, pr.Proto == wire.Compact)
+		f.Add(readSpecimen(f, "small", pr.Ext), pr.Proto == wire.Compact)
 	}
 	f.Fuzz(func(t *testing.T, in []byte, compact bool) {
 		p := wire.Binary

@@ -209,6 +209,10 @@ func TestMarshalErrors(t *testing.T) {
 	if _, err := transcode.Marshal(testType(t, "Choice"), []byte{0}); err == nil || !strings.Contains(err.Error(), "0 fields set") {
 		t.Errorf("empty union: %v", err)
 	}
+	twice := wire.Binary.AppendI64(wire.Binary.AppendFieldHeader(good[:len(good)-1:len(good)-1], wire.I64, 5, 0), 6)
+	if _, err := transcode.Marshal(outer, append(twice, 0)); err == nil || !strings.Contains(err.Error(), "field plain appears twice") {
+		t.Errorf("a field twice: %v", err)
+	}
 	if _, err := transcode.Marshal(outer, append(good, 1)); err == nil || !strings.Contains(err.Error(), "bytes after the struct") {
 		t.Errorf("trailing bytes: %v", err)
 	}
