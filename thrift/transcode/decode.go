@@ -122,6 +122,7 @@ type structState struct {
 	n    int
 	req  uint64
 	seen [4]uint64
+	next int // the declaration index after the last field named, the likely next key
 }
 
 func (d *decoder) members(t *dynamic.Type, pl *plan, st *structState) error {
@@ -138,7 +139,10 @@ func (d *decoder) members(t *dynamic.Type, pl *plan, st *structState) error {
 		if err := d.colon(); err != nil {
 			return err
 		}
-		f := pl.field(t, key)
+		f := st.guess(t, key)
+		if f == nil {
+			f = pl.field(t, key)
+		}
 		switch {
 		case f == nil:
 			err = d.unknown(key, keyOff)
@@ -153,6 +157,16 @@ func (d *decoder) members(t *dynamic.Type, pl *plan, st *structState) error {
 			return err
 		}
 	}
+}
+
+// guess returns the field after the last one named when key names it:
+// JSON written from Thrift keeps declaration order, and one comparison
+// then beats a lookup.
+func (st *structState) guess(t *dynamic.Type, key []byte) *dynamic.Field {
+	if st.next < len(t.Fields) && t.Fields[st.next].Name == string(key) {
+		return t.Fields[st.next]
+	}
+	return nil
 }
 
 func (d *decoder) unknown(key []byte, off int) error {
@@ -181,6 +195,7 @@ func (d *decoder) member(f *dynamic.Field, pl *plan, st *structState, keyOff int
 		return in(err, f.Name)
 	}
 	st.last = f.ID
+	st.next = f.Index + 1
 	st.n++
 	st.req |= pl.reqBit[f.Index]
 	return nil

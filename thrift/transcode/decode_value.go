@@ -39,6 +39,12 @@ func (d *decoder) value(t *dynamic.Type) error {
 		}
 		return d.fromString(t, s, start)
 	case c == '-' || '0' <= c && c <= '9':
+		if bits := intBits[t.Kind]; bits != 0 {
+			if v, ok := d.plainInt(bits); ok {
+				d.appendInt(bits, v)
+				return nil
+			}
+		}
 		n, ok := jsonx.ScanNumber(d.in[d.pos:])
 		if !ok {
 			return d.errUnexpected("a number")
@@ -83,6 +89,11 @@ func (d *decoder) intValue(t *dynamic.Type, text []byte, off int) error {
 	if !ok {
 		return d.errAt(off, "invalid "+t.Kind.String()+" "+quoteBytes(text))
 	}
+	d.appendInt(bits, int64(v))
+	return nil
+}
+
+func (d *decoder) appendInt(bits int, v int64) {
 	switch bits {
 	case 8:
 		d.set(d.p.AppendByte(d.out, int8(v)))
@@ -91,9 +102,41 @@ func (d *decoder) intValue(t *dynamic.Type, text []byte, off int) error {
 	case 32:
 		d.set(d.p.AppendI32(d.out, int32(v)))
 	default:
-		d.set(d.p.AppendI64(d.out, int64(v)))
+		d.set(d.p.AppendI64(d.out, v))
 	}
-	return nil
+}
+
+// plainInt consumes an integer written as -?digits (no leading zero, at
+// most 18 digits, ending at a delimiter) that fits bits, scanning and
+// converting it in one pass; otherwise it consumes nothing and reports
+// false, and the general path (exponents, range errors) takes over.
+func (d *decoder) plainInt(bits int) (int64, bool) {
+	in, i := d.in, d.pos
+	neg := in[i] == '-'
+	if neg {
+		i++
+	}
+	start := i
+	var v int64
+	for ; i < len(in) && i-start < 18; i++ {
+		c := in[i] - '0'
+		if c > 9 {
+			break
+		}
+		v = v*10 + int64(c)
+	}
+	n := i - start
+	if n == 0 || n > 1 && in[start] == '0' || i < len(in) && jsonx.IsNotDelim(in[i]) {
+		return 0, false
+	}
+	if neg {
+		v = -v
+	}
+	if bits < 64 && (v < -1<<(bits-1) || v > 1<<(bits-1)-1) {
+		return 0, false
+	}
+	d.pos = i
+	return v, true
 }
 
 // fromString converts the JSON string s at off to a value of type t: the
