@@ -2,14 +2,17 @@
 // compact protocol, and JSON in a single pass, over the compiled Types of
 // thrift/dynamic: the Thrift twin of rpckit's protobuf transcode package,
 // with the same shapes (MarshalOptions, UnmarshalOptions, Marshal,
-// Unmarshal, MarshalAppend, UnmarshalAppend, a typed *Error with a path).
+// Unmarshal, MarshalAppend, UnmarshalAppend, a Decoder, a typed *Error
+// with a path).
 //
 // Marshal reads the Thrift bytes once and writes JSON as it goes;
 // Unmarshal reads the JSON text once and writes Thrift bytes as it goes,
 // rewriting a container's header with its count when the container ends.
 // Neither builds a map, a DOM or a generated struct on the way. The result
 // is appended to a caller's buffer, or to one allocation sized from what
-// the Type's earlier results needed.
+// the Type's earlier results needed. A Decoder converts a stream of JSON
+// objects one at a time; MarshalValue converts a value found inside a
+// struct (a list, a map, a nested struct).
 //
 // The mapping, beside Apache Thrift's TSimpleJSONProtocol (lib/go, as
 // v0.25.0 writes it) and CloudWeGo dynamicgo's conv/t2j and conv/j2t (by
