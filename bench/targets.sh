@@ -18,6 +18,9 @@
 #              alone, which stops short of the wire bytes)
 #   thrift/dynamic BenchmarkTargets: the Thrift Medium specimen, binary and
 #              compact, against the Apache Thrift generated code
+#   thrift/transcode BenchmarkTargets: Thrift <-> JSON on Small, Medium and
+#              Large, binary and compact, against the generated code with
+#              encoding/json and against a generic map[string]any codec
 #   interceptor BenchmarkChainCostPaired/server: unary echo calls/s with the
 #              standard server chain over bare grpc-go; the links/ rows, the
 #              cost of one link of it alone (header: a constant response
@@ -36,6 +39,7 @@ for pkg in dynamic transcode interceptor; do
   go test -c -o "$tmp/$pkg.test" "./$pkg"
 done
 go test -c -o "$tmp/thrift-dynamic.test" ./thrift/dynamic
+go test -c -o "$tmp/thrift-transcode.test" ./thrift/transcode
 for run in $(seq "$RUNS"); do
   for pkg in dynamic transcode; do
     (cd "$pkg" && "$tmp/$pkg.test" -test.run '^$' -test.bench '^BenchmarkTargets$' \
@@ -51,6 +55,12 @@ for run in $(seq "$RUNS"); do
       /^BenchmarkTargets\// {
         name = $1; sub(/^BenchmarkTargets\//, "", name); sub(/-[0-9]+$/, "", name)
         for (i = 3; i < NF; i++) if ($(i+1) == "x") print "thrift/dynamic", name, $i
+      }' >> "$tmp/ratios"
+  (cd thrift/transcode && "$tmp/thrift-transcode.test" -test.run '^$' \
+    -test.bench '^BenchmarkTargets$' -test.benchtime "${ROUNDS}x") | awk '
+      /^BenchmarkTargets\// {
+        name = $1; sub(/^BenchmarkTargets\//, "", name); sub(/-[0-9]+$/, "", name)
+        for (i = 3; i < NF; i++) if ($(i+1) == "x") print "thrift/transcode", name, $i
       }' >> "$tmp/ratios"
   (cd interceptor && "$tmp/interceptor.test" -test.run '^$' \
     -test.bench '^BenchmarkChainCostPaired$/^(server|links)$' -test.benchtime "${ROUNDS}x") | awk '
@@ -80,6 +90,30 @@ thrift/dynamic Keep/medium.binary faster 3
 thrift/dynamic Keep/medium.compact faster 3
 thrift/dynamic DOMLoad/medium.binary faster 2
 thrift/dynamic DOMLoad/medium.compact faster 2
+thrift/transcode ToJSON/small.binary faster 3
+thrift/transcode ToJSON/small.compact faster 3
+thrift/transcode ToJSON/medium.binary faster 3
+thrift/transcode ToJSON/medium.compact faster 3
+thrift/transcode ToJSON/large.binary faster 3
+thrift/transcode ToJSON/large.compact faster 3
+thrift/transcode ToJSONGeneric/small.binary faster 10
+thrift/transcode ToJSONGeneric/small.compact faster 10
+thrift/transcode ToJSONGeneric/medium.binary faster 10
+thrift/transcode ToJSONGeneric/medium.compact faster 10
+thrift/transcode ToJSONGeneric/large.binary faster 10
+thrift/transcode ToJSONGeneric/large.compact faster 10
+thrift/transcode FromJSON/small.binary faster 3
+thrift/transcode FromJSON/small.compact faster 3
+thrift/transcode FromJSON/medium.binary faster 3
+thrift/transcode FromJSON/medium.compact faster 3
+thrift/transcode FromJSON/large.binary faster 3
+thrift/transcode FromJSON/large.compact faster 3
+thrift/transcode FromJSONGeneric/small.binary faster 10
+thrift/transcode FromJSONGeneric/small.compact faster 10
+thrift/transcode FromJSONGeneric/medium.binary faster 10
+thrift/transcode FromJSONGeneric/medium.compact faster 10
+thrift/transcode FromJSONGeneric/large.binary faster 10
+thrift/transcode FromJSONGeneric/large.compact faster 10
 transcode Marshal/Small faster 8
 transcode Marshal/Medium faster 11
 transcode Unmarshal/Small faster 7
@@ -99,11 +133,11 @@ awk -v runs="$RUNS" '
   {
     key = $1 " " $2
     n = split(got[key], v, " ")
-    if (n == 0) { printf "%-12s %-22s no result\n", $1, $2; next }
+    if (n == 0) { printf "%-16s %-32s no result\n", $1, $2; next }
     for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
     med = n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
     if ($4 == "-") { # a part of a target, shown for what it costs
-      printf "%-12s %-22s %-12s %-28s\n", $1, $2, "(part)",
+      printf "%-16s %-32s %-12s %-28s\n", $1, $2, "(part)",
         sprintf("cost %.1f%% (%.1f-%.1f)", (1 - med) * 100, (1 - v[n]) * 100, (1 - v[1]) * 100)
       next
     }
@@ -113,7 +147,7 @@ awk -v runs="$RUNS" '
       line = sprintf("cost < %d%%", (1 - $4) * 100 + 0.5)
       shown = sprintf("cost %.1f%% (%.1f-%.1f)", (1 - med) * 100, (1 - v[n]) * 100, (1 - v[1]) * 100)
     }
-    printf "%-12s %-22s %-12s %-28s %s\n", $1, $2, line, shown, (med >= $4 ? "holds" : "misses")
+    printf "%-16s %-32s %-12s %-28s %s\n", $1, $2, line, shown, (med >= $4 ? "holds" : "misses")
   }
-  BEGIN { printf "%-12s %-22s %-12s %-28s %s\n", "package", "target", "line", "median of " runs " runs (range)", "" }
+  BEGIN { printf "%-16s %-32s %-12s %-28s %s\n", "package", "target", "line", "median of " runs " runs (range)", "" }
 ' "$tmp/ratios" "$tmp/targets"

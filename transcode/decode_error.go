@@ -9,6 +9,7 @@ import (
 
 	"github.com/rpckit/rpckit/dynamic"
 	"github.com/rpckit/rpckit/internal/errtext"
+	"github.com/rpckit/rpckit/internal/jsonx"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
@@ -85,7 +86,7 @@ func (d *decoder) tokenText(off int) string {
 		return string(in[:min(i, len(in))]) + "…"
 	}
 	i := 0
-	for i < len(in) && i < 32 && isNotDelim(in[i]) {
+	for i < len(in) && i < 32 && jsonx.IsNotDelim(in[i]) {
 		i++
 	}
 	if i > 0 {
@@ -174,7 +175,7 @@ func (d *decoder) finish(err error, base streamPos) error {
 	if !ok {
 		return err
 	}
-	line, col := lineCol(d.in, e.Offset)
+	line, col := jsonx.LineCol(d.in, e.Offset)
 	if line == 1 {
 		col += base.col
 	}

@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/rpckit/rpckit/dynamic"
+	"github.com/rpckit/rpckit/internal/jsonx"
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
@@ -155,7 +156,7 @@ func (d *decoder) sameString(x, y jsonString) bool {
 	if !x.esc && !y.esc {
 		return bytes.Equal(d.in[x.start:x.end], d.in[y.start:y.end])
 	}
-	return string(d.stringValue(x)) == string(appendUnescaped(nil, d.in[y.start:y.end]))
+	return string(d.stringValue(x)) == string(jsonx.AppendUnescaped(nil, d.in[y.start:y.end]))
 }
 
 // fingerprint sums up a string key, to tell most different keys apart

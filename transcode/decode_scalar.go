@@ -3,10 +3,10 @@ package transcode
 import (
 	"bytes"
 	"encoding/base64"
-	"encoding/binary"
 	"slices"
 
 	"github.com/rpckit/rpckit/dynamic"
+	"github.com/rpckit/rpckit/internal/jsonx"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
@@ -69,7 +69,7 @@ func (d *decoder) appendString(s jsonString) {
 		return
 	}
 	w := len(d.out) - lenPos
-	d.set(appendUnescaped(d.out, raw))
+	d.set(jsonx.AppendUnescaped(d.out, raw))
 	d.fixLen(lenPos, w, len(d.out)-lenPos-w)
 }
 
@@ -100,82 +100,6 @@ func (d *decoder) bytesValue(f *dynamic.Field) error {
 	return d.errInvalid(start, f.Kind)
 }
 
-// decodeBase64 is enc.Decode(dst, src), eight characters at a time to six
-// bytes (stored as one word while there is room) for the standard
-// alphabet, then four at a time, the last quantum padded or not as enc
-// says. Quanta decode on their own, so the result is the same; at a
-// character outside the alphabet (line breaks, which Decode skips, a bad
-// character, padding out of place) it leaves it all to enc.Decode.
-func decodeBase64(enc *base64.Encoding, dst, src []byte) (int, error) {
-	if enc != base64.StdEncoding && enc != base64.RawStdEncoding {
-		return enc.Decode(dst, src)
-	}
-	t := &base64Values
-	i, n := 0, 0
-	for len(src)-i >= 12 {
-		q := src[i : i+8]
-		a, b, c, e := t[q[0]], t[q[1]], t[q[2]], t[q[3]]
-		f, g, h, k := t[q[4]], t[q[5]], t[q[6]], t[q[7]]
-		if (a|b|c|e|f|g|h|k)&0xc0 != 0 {
-			return enc.Decode(dst, src)
-		}
-		v := uint64(a)<<58 | uint64(b)<<52 | uint64(c)<<46 | uint64(e)<<40 |
-			uint64(f)<<34 | uint64(g)<<28 | uint64(h)<<22 | uint64(k)<<16
-		binary.BigEndian.PutUint64(dst[n:], v)
-		i, n = i+8, n+6
-	}
-	padded := enc == base64.StdEncoding
-	for i < len(src) {
-		q := src[i:min(i+4, len(src))]
-		if padded && len(q) == 4 {
-			switch {
-			case q[3] != '=':
-			case q[2] == '=' && i+4 == len(src):
-				q = q[:2]
-			case q[2] != '=' && i+4 == len(src):
-				q = q[:3]
-			default:
-				return enc.Decode(dst, src)
-			}
-		} else if padded || len(q) == 1 {
-			return enc.Decode(dst, src)
-		}
-		var v uint32
-		for j, c := range q {
-			x := t[c]
-			if x&0xc0 != 0 {
-				return enc.Decode(dst, src)
-			}
-			v |= uint32(x) << (26 - 6*j)
-		}
-		switch len(q) {
-		case 4:
-			dst[n], dst[n+1], dst[n+2] = byte(v>>24), byte(v>>16), byte(v>>8)
-			n += 3
-		case 3:
-			dst[n], dst[n+1] = byte(v>>24), byte(v>>16)
-			n += 2
-		case 2:
-			dst[n] = byte(v >> 24)
-			n++
-		}
-		i += 4
-	}
-	return n, nil
-}
-
-// base64Values maps the characters of the standard base64 alphabet to
-// their values, and every other byte to 0xff.
-var base64Values = func() (t [256]byte) {
-	for i := range t {
-		t[i] = 0xff
-	}
-	for i, c := range []byte(base64Std) {
-		t[c] = byte(i)
-	}
-	return t
-}()
-
 // appendBase64 appends the length and bytes that src decodes to with enc
 // (one of the four standard encodings), or nothing if it does not decode.
 func (d *decoder) appendBase64(enc *base64.Encoding, src []byte) bool {
@@ -186,7 +110,7 @@ func (d *decoder) appendBase64(enc *base64.Encoding, src []byte) bool {
 	if cap(d.out)-len(d.out) < max {
 		d.out = slices.Grow(d.out, max)
 	}
-	n, err := decodeBase64(enc, d.out[len(d.out):len(d.out)+max], src)
+	n, err := jsonx.DecodeBase64(enc, d.out[len(d.out):len(d.out)+max], src)
 	if err != nil {
 		d.out = d.out[:lenPos]
 		return false

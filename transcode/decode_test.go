@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/rpckit/rpckit/dynamic"
+	"github.com/rpckit/rpckit/internal/jsonx"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/known/durationpb"
 	"google.golang.org/protobuf/types/known/structpb"
@@ -347,8 +348,8 @@ func TestExactFloat64(t *testing.T) {
 		"9007199254740991", "9007199254740992", "900719925474099.1", "0.9007199254740991", "47.426899999999996"}
 	// Mantissas below 2^53 take the exact path: float64 holds them exactly.
 	for _, s := range []string{"8.521700000000001", "9007199254740991", "0.9007199254740991", "-900719925474099.1"} {
-		if _, ok := exactFloat64([]byte(s)); !ok {
-			t.Errorf("exactFloat64(%s) leaves a mantissa below 2^53 to strconv", s)
+		if _, ok := jsonx.ExactFloat64([]byte(s)); !ok {
+			t.Errorf("jsonx.ExactFloat64(%s) leaves a mantissa below 2^53 to strconv", s)
 		}
 		d := decoder{in: []byte(s + ",")}
 		if _, ok := d.plainDouble(); !ok {
@@ -369,11 +370,11 @@ func TestExactFloat64(t *testing.T) {
 	}
 	for _, s := range samples {
 		want, _ := strconv.ParseFloat(s, 64)
-		if got, ok := exactFloat64([]byte(s)); ok && math.Float64bits(got) != math.Float64bits(want) {
-			t.Fatalf("exactFloat64(%s) = %v, strconv says %v", s, got, want)
+		if got, ok := jsonx.ExactFloat64([]byte(s)); ok && math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("jsonx.ExactFloat64(%s) = %v, strconv says %v", s, got, want)
 		}
-		if got, ok := parseFloat([]byte(s), 64); !ok || math.Float64bits(got) != math.Float64bits(want) {
-			t.Fatalf("parseFloat(%s) = %v, %v, strconv says %v", s, got, ok, want)
+		if got, ok := jsonx.ParseFloat([]byte(s), 64); !ok || math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("jsonx.ParseFloat(%s) = %v, %v, strconv says %v", s, got, ok, want)
 		}
 		d := decoder{in: []byte(s + ",")}
 		if got, ok := d.plainDouble(); ok && (math.Float64bits(got) != math.Float64bits(want) || d.pos != len(s)) {
@@ -411,9 +412,9 @@ func TestPlainInt(t *testing.T) {
 				continue
 			}
 			num := strings.Trim(s, `"`)
-			want, wantOK := parseInteger([]byte(num), k.bits, k.unsigned)
+			want, wantOK := jsonx.ParseInt([]byte(num), k.bits, k.unsigned)
 			if !wantOK || got != want || d.pos != len(s) {
-				t.Fatalf("plainInt(%s, %d, %v) = %d at %d; parseInteger: %d, %v", s, k.bits, k.unsigned, got, d.pos, want, wantOK)
+				t.Fatalf("plainInt(%s, %d, %v) = %d at %d; jsonx.ParseInt: %d, %v", s, k.bits, k.unsigned, got, d.pos, want, wantOK)
 			}
 		}
 	}

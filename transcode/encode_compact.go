@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/rpckit/rpckit/internal/jsonx"
 	"github.com/rpckit/rpckit/wire"
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -173,7 +174,7 @@ func (e *encoder) compactFields(p *plan, start, end int32, checked bool) (bool, 
 		if idx == cur { // a further element of a list, or a map entry
 			switch f.fast {
 			case fastListString:
-				res, ok := appendStr(append(out, ','), b[vs:ve])
+				res, ok := jsonx.AppendString(append(out, ','), b[vs:ve])
 				if !ok {
 					e.set(out)
 					return false, final(checked, e.fieldErr(vs, f, "invalid UTF-8"))
@@ -228,19 +229,19 @@ func (e *encoder) compactFields(p *plan, start, end int32, checked bool) (bool, 
 		switch f.fast {
 		case fastInt64:
 			if v != 0 || f.presence {
-				out = append(appendInt(append(putKey(out, f, e.names), '"'), int64(v)), '"')
+				out = append(jsonx.AppendInt(append(putKey(out, f, e.names), '"'), int64(v)), '"')
 			}
 		case fastUint64:
 			if v != 0 || f.presence {
-				out = append(appendUint(append(putKey(out, f, e.names), '"'), v), '"')
+				out = append(jsonx.AppendUint(append(putKey(out, f, e.names), '"'), v), '"')
 			}
 		case fastInt32:
 			if uint32(v) != 0 || f.presence {
-				out = appendInt(putKey(out, f, e.names), int64(int32(v)))
+				out = jsonx.AppendInt(putKey(out, f, e.names), int64(int32(v)))
 			}
 		case fastUint32:
 			if uint32(v) != 0 || f.presence {
-				out = appendUint(putKey(out, f, e.names), uint64(uint32(v)))
+				out = jsonx.AppendUint(putKey(out, f, e.names), uint64(uint32(v)))
 			}
 		case fastBool:
 			if v != 0 {
@@ -250,7 +251,7 @@ func (e *encoder) compactFields(p *plan, start, end int32, checked bool) (bool, 
 			}
 		case fastDouble:
 			if v != 0 || f.presence {
-				out = appendFloat(putKey(out, f, e.names), math.Float64frombits(v), 64)
+				out = jsonx.AppendFloat(putKey(out, f, e.names), math.Float64frombits(v), 64)
 			}
 		case fastEnum:
 			if uint32(v) != 0 || f.presence {
@@ -258,12 +259,12 @@ func (e *encoder) compactFields(p *plan, start, end int32, checked bool) (bool, 
 				if q := f.enum.quoted(n); q != nil && !e.enumNums {
 					out = append(putKey(out, f, e.names), q...)
 				} else {
-					out = appendInt(putKey(out, f, e.names), int64(n))
+					out = jsonx.AppendInt(putKey(out, f, e.names), int64(n))
 				}
 			}
 		case fastString:
 			if ve > vs || f.presence {
-				res, ok := appendStr(putKey(out, f, e.names), b[vs:ve])
+				res, ok := jsonx.AppendString(putKey(out, f, e.names), b[vs:ve])
 				if !ok {
 					e.set(out)
 					return false, final(checked, e.fieldErr(vs, f, "invalid UTF-8"))
@@ -280,7 +281,7 @@ func (e *encoder) compactFields(p *plan, start, end int32, checked bool) (bool, 
 				return false, final(checked, err)
 			}
 		case fastListString:
-			res, ok := appendStr(append(putKey(out, f, e.names), '['), b[vs:ve])
+			res, ok := jsonx.AppendString(append(putKey(out, f, e.names), '['), b[vs:ve])
 			if !ok {
 				e.set(out)
 				return false, final(checked, e.fieldErr(vs, f, "invalid UTF-8"))

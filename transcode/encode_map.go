@@ -8,6 +8,7 @@ import (
 	"slices"
 	"unicode/utf8"
 
+	"github.com/rpckit/rpckit/internal/jsonx"
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
@@ -81,7 +82,7 @@ func (e *encoder) appendEntries(out []byte, f *fieldPlan, ents []entry) ([]byte,
 		out = e.appendMember(out, i == 0)
 		if f.key.kind == protoreflect.StringKind {
 			var ok bool
-			if out, ok = appendStr(out, e.b[en.ks:en.ke]); !ok {
+			if out, ok = jsonx.AppendString(out, e.b[en.ks:en.ke]); !ok {
 				return nil, e.fieldErr(int(en.ks), f, "invalid UTF-8 in map key")
 			}
 		} else {
@@ -90,7 +91,7 @@ func (e *encoder) appendEntries(out []byte, f *fieldPlan, ents []entry) ([]byte,
 		out = e.appendKeyEnd(out)
 		if f.val.kind == protoreflect.StringKind && en.hasVal {
 			var ok bool
-			if out, ok = appendStr(out, e.b[en.vs:en.ve]); !ok {
+			if out, ok = jsonx.AppendString(out, e.b[en.vs:en.ve]); !ok {
 				return nil, e.withinKey(e.fieldErr(int(en.vs), f.val, "invalid UTF-8"), f, en)
 			}
 		} else {
@@ -327,15 +328,15 @@ func (e *encoder) appendEntryValue(out []byte, f *fieldPlan, en *entry) ([]byte,
 	r := rec{aux: uint32(en.vwt), start: en.vs, end: en.ve}
 	switch vf.fast {
 	case fastInt64:
-		return append(appendInt(append(out, '"'), int64(e.bitsOf(&r))), '"'), nil
+		return append(jsonx.AppendInt(append(out, '"'), int64(e.bitsOf(&r))), '"'), nil
 	case fastUint64:
-		return append(appendUint(append(out, '"'), e.bitsOf(&r)), '"'), nil
+		return append(jsonx.AppendUint(append(out, '"'), e.bitsOf(&r)), '"'), nil
 	case fastInt32:
-		return appendInt(out, int64(int32(e.bitsOf(&r)))), nil
+		return jsonx.AppendInt(out, int64(int32(e.bitsOf(&r)))), nil
 	case fastUint32:
-		return appendUint(out, uint64(uint32(e.bitsOf(&r)))), nil
+		return jsonx.AppendUint(out, uint64(uint32(e.bitsOf(&r)))), nil
 	case fastDouble:
-		return appendFloat(out, math.Float64frombits(e.bitsOf(&r)), 64), nil
+		return jsonx.AppendFloat(out, math.Float64frombits(e.bitsOf(&r)), 64), nil
 	}
 	res, err := e.appendScalar(out, vf, &r)
 	if err != nil {
@@ -355,9 +356,9 @@ func (e *encoder) appendNumKey(out []byte, f *fieldPlan, en *entry) []byte {
 		}
 		return append(out, `"false"`...)
 	case isSigned(kf.kind):
-		return append(appendInt(append(out, '"'), int64(en.key^signBit)), '"')
+		return append(jsonx.AppendInt(append(out, '"'), int64(en.key^signBit)), '"')
 	}
-	return append(appendUint(append(out, '"'), en.key), '"')
+	return append(jsonx.AppendUint(append(out, '"'), en.key), '"')
 }
 
 // validateEntry checks the strings and the message value of an entry that

@@ -3,6 +3,7 @@ package transcode
 import (
 	"unicode/utf8"
 
+	"github.com/rpckit/rpckit/internal/jsonx"
 	"github.com/rpckit/rpckit/wire"
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -94,7 +95,7 @@ func (e *encoder) single(f *fieldPlan, r *rec) error {
 			return nil
 		}
 		if e.indent == "" { // key and value on one copy of the output slice
-			out, ok := appendStr(e.appendKey(e.out, f), e.b[r.start:r.end])
+			out, ok := jsonx.AppendString(e.appendKey(e.out, f), e.b[r.start:r.end])
 			if !ok {
 				return e.fieldErr(int(r.start), f, "invalid UTF-8")
 			}
@@ -120,7 +121,7 @@ func (e *encoder) single(f *fieldPlan, r *rec) error {
 			return nil
 		}
 		if e.indent == "" {
-			e.set(appendBase64(e.appendKey(e.out, f), e.b[r.start:r.end]))
+			e.set(jsonx.AppendBase64(e.appendKey(e.out, f), e.b[r.start:r.end]))
 			return nil
 		}
 		e.key(f)
@@ -357,13 +358,13 @@ func (e *encoder) packed(f *fieldPlan, r *rec, before int) (int, error) {
 		}
 		switch op {
 		case fastInt64:
-			out = append(appendInt(append(out, '"'), int64(v)), '"')
+			out = append(jsonx.AppendInt(append(out, '"'), int64(v)), '"')
 		case fastUint64:
-			out = append(appendUint(append(out, '"'), v), '"')
+			out = append(jsonx.AppendUint(append(out, '"'), v), '"')
 		case fastInt32:
-			out = appendInt(out, int64(int32(v)))
+			out = jsonx.AppendInt(out, int64(int32(v)))
 		case fastUint32:
-			out = appendUint(out, uint64(uint32(v)))
+			out = jsonx.AppendUint(out, uint64(uint32(v)))
 		case fastEnum:
 			out = e.appendEnum(out, f, protoreflect.EnumNumber(int32(v)))
 		default:

@@ -7,9 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	fixturev1 "github.com/rpckit/rpckit/internal/gen/rpckit/fixture/v1"
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
+
+	fixturev1 "github.com/rpckit/rpckit/internal/gen/rpckit/fixture/v1"
 )
 
 // TestStringAfterOutput writes strings of every length up to a few words,
@@ -112,6 +113,23 @@ func TestMapKeysSharingPrefix(t *testing.T) {
 			for _, o := range optionSets() {
 				checkAgainstOracle(t, prefix+" "+optString(o), md, wire, o)
 			}
+		}
+	}
+}
+
+func TestStringEscapesMatchProtojson(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	pieces := []string{"a", "\"", "\\", "\x00", "\x1f", "\x7f", "é", "東", "😀", "\xff", "\xc3", "\xe0\x80\x80", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xf0\x90\x80\x80", "abcdefghij", "\u2028", "\ufffd"}
+	for range 100000 {
+		var s []byte
+		for range r.IntN(12) {
+			s = append(s, pieces[r.IntN(len(pieces))]...)
+		}
+		e := &encoder{}
+		ok := e.str(s)
+		want, err := protojsonString(string(s))
+		if ok != (err == nil) || (ok && string(e.out) != want) {
+			t.Fatalf("%q: got %s %v, want %s %v", s, e.out, ok, want, err)
 		}
 	}
 }

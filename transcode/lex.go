@@ -3,6 +3,7 @@ package transcode
 import (
 	"unicode/utf8"
 
+	"github.com/rpckit/rpckit/internal/jsonx"
 	"github.com/rpckit/rpckit/internal/utf8x"
 )
 
@@ -29,14 +30,8 @@ func (d *decoder) skipWS() byte {
 	return 0
 }
 
-// isNotDelim reports whether c may continue a literal or a number.
-func isNotDelim(c byte) bool {
-	return c == '-' || c == '+' || c == '.' || c == '_' ||
-		('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9')
-}
-
 // delimAt reports whether a literal ending at i ends at a delimiter.
-func (d *decoder) delimAt(i int) bool { return i >= len(d.in) || !isNotDelim(d.in[i]) }
+func (d *decoder) delimAt(i int) bool { return i >= len(d.in) || !jsonx.IsNotDelim(d.in[i]) }
 
 // literal consumes the literal s (true, false, null) at d.pos.
 func (d *decoder) literal(s string) bool {
@@ -138,7 +133,7 @@ func (d *decoder) checkEscape(i int) (int, error) {
 	default:
 		return 0, d.errAt(i, "invalid escape code %q in string", in[i:i+2])
 	}
-	r, ok := hex4(in, i+2)
+	r, ok := jsonx.Hex4(in, i+2)
 	if !ok {
 		if i+6 > len(in) {
 			return 0, d.errEOF(len(in), "unterminated string")
@@ -149,7 +144,7 @@ func (d *decoder) checkEscape(i int) (int, error) {
 		return 6, nil
 	}
 	if i+12 <= len(in) && r < 0xdc00 && in[i+6] == '\\' && in[i+7] == 'u' {
-		if r2, ok := hex4(in, i+8); ok && r2 >= 0xdc00 && r2 <= 0xdfff {
+		if r2, ok := jsonx.Hex4(in, i+8); ok && r2 >= 0xdc00 && r2 <= 0xdfff {
 			return 12, nil
 		}
 	}
@@ -161,102 +156,17 @@ func (d *decoder) checkEscape(i int) (int, error) {
 // but an escape of a second half, or input that ends before the pair can.
 func (d *decoder) surrogateErr(i int) error {
 	in := d.in
-	r, _ := hex4(in, i+2)
+	r, _ := jsonx.Hex4(in, i+2)
 	j := i + 6 // where the second half would be
-	if r < 0xdc00 && isEscapePrefix(in[j:]) {
+	if r < 0xdc00 && jsonx.IsEscapePrefix(in[j:]) {
 		return d.errEOF(len(in), "unterminated string")
 	}
 	if r < 0xdc00 && j+2 <= len(in) && in[j] == '\\' && in[j+1] == 'u' {
-		if _, ok := hex4(in, j+2); !ok {
+		if _, ok := jsonx.Hex4(in, j+2); !ok {
 			return d.errAt(j, "invalid escape code %q in string", in[j:min(j+6, len(in))])
 		}
 	}
 	return d.errAt(i, "unpaired surrogate %s in string", in[i:i+6])
-}
-
-// isEscapePrefix reports whether b, shorter than a \uXXXX escape, could be
-// the start of one: input that ends there may go on to complete it.
-func isEscapePrefix(b []byte) bool {
-	if len(b) >= 6 {
-		return false
-	}
-	for k, c := range b {
-		switch {
-		case k == 0 && c != '\\', k == 1 && c != 'u':
-			return false
-		case k >= 2 && !isHex(c):
-			return false
-		}
-	}
-	return true
-}
-
-func isHex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
-}
-
-// hex4 parses the four hex digits at in[i:].
-func hex4(in []byte, i int) (rune, bool) {
-	if i+4 > len(in) {
-		return 0, false
-	}
-	var r rune
-	for _, c := range in[i : i+4] {
-		switch {
-		case '0' <= c && c <= '9':
-			c -= '0'
-		case 'a' <= c && c <= 'f':
-			c -= 'a' - 10
-		case 'A' <= c && c <= 'F':
-			c -= 'A' - 10
-		default:
-			return 0, false
-		}
-		r = r<<4 | rune(c)
-	}
-	return r, true
-}
-
-// appendUnescaped appends the value of the escaped string contents raw,
-// whose escapes scanString has checked.
-func appendUnescaped(dst, raw []byte) []byte {
-	for i := 0; i < len(raw); {
-		c := raw[i]
-		if c != '\\' {
-			j := i + 1
-			for j < len(raw) && raw[j] != '\\' {
-				j++
-			}
-			dst = append(dst, raw[i:j]...)
-			i = j
-			continue
-		}
-		switch c = raw[i+1]; c {
-		case 'b':
-			c = '\b'
-		case 'f':
-			c = '\f'
-		case 'n':
-			c = '\n'
-		case 'r':
-			c = '\r'
-		case 't':
-			c = '\t'
-		case 'u':
-			r, _ := hex4(raw, i+2)
-			i += 6
-			if r >= 0xd800 && r <= 0xdfff {
-				r2, _ := hex4(raw, i+2)
-				r = (r-0xd800)<<10 | (r2 - 0xdc00) + 0x10000
-				i += 6
-			}
-			dst = utf8.AppendRune(dst, r)
-			continue
-		}
-		dst = append(dst, c)
-		i += 2
-	}
-	return dst
 }
 
 // stringValue returns the value of s: its bytes in the input when it has
@@ -266,70 +176,6 @@ func (d *decoder) stringValue(s jsonString) []byte {
 	if !s.esc {
 		return d.in[s.start:s.end]
 	}
-	d.scratch = appendUnescaped(d.scratch[:0], d.in[s.start:s.end])
+	d.scratch = jsonx.AppendUnescaped(d.scratch[:0], d.in[s.start:s.end])
 	return d.scratch
-}
-
-// scanNumber returns the length of the JSON number at b[0:], as protojson's
-// reader scans it: an optional minus, digits without a leading zero, an
-// optional fraction, an optional exponent (which, when more input follows,
-// may have no digits), then a delimiter or the end of b.
-func scanNumber(b []byte) (int, bool) {
-	n := 0
-	if n < len(b) && b[n] == '-' {
-		n++
-	}
-	switch {
-	case n >= len(b):
-		return 0, false
-	case b[n] == '0':
-		n++
-	case '1' <= b[n] && b[n] <= '9':
-		n++
-		for n < len(b) && '0' <= b[n] && b[n] <= '9' {
-			n++
-		}
-	default:
-		return 0, false
-	}
-	if n+1 < len(b) && b[n] == '.' && '0' <= b[n+1] && b[n+1] <= '9' {
-		n += 2
-		for n < len(b) && '0' <= b[n] && b[n] <= '9' {
-			n++
-		}
-	}
-	if n+1 < len(b) && (b[n] == 'e' || b[n] == 'E') {
-		n++
-		if b[n] == '+' || b[n] == '-' {
-			n++
-			if n == len(b) {
-				return 0, false
-			}
-		}
-		for n < len(b) && '0' <= b[n] && b[n] <= '9' {
-			n++
-		}
-	}
-	if n < len(b) && isNotDelim(b[n]) {
-		return 0, false
-	}
-	return n, true
-}
-
-// position returns the 1-based line and column (in runes) of offset off
-// in b, as protojson counts them.
-func lineCol(b []byte, off int) (line, col int) {
-	if off > len(b) {
-		off = len(b)
-	}
-	b = b[:off]
-	line = 1
-	last := -1
-	for i, c := range b {
-		if c == '\n' {
-			line++
-			last = i
-		}
-	}
-	return line, utf8.RuneCount(b[last+1:]) + 1
 }

@@ -1,5 +1,7 @@
 package transcode
 
+import "github.com/rpckit/rpckit/internal/jsonx"
+
 // skipValue checks and skips one JSON value: unknown fields under
 // DiscardUnknown, and the keys of an Any read ahead. open is the number
 // of arrays and objects around it already being skipped; like protojson,
@@ -31,7 +33,7 @@ func (d *decoder) skipValue(open int) error {
 			return nil
 		}
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-		if n, ok := scanNumber(d.in[d.pos:]); ok {
+		if n, ok := jsonx.ScanNumber(d.in[d.pos:]); ok {
 			d.pos += n
 			return nil
 		}

@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/rpckit/rpckit/dynamic"
+	"github.com/rpckit/rpckit/internal/jsonx"
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
@@ -161,7 +162,7 @@ func parseDuration(b []byte) (int64, int32, bool) {
 	}
 	var secs int64
 	if len(intp) > 0 {
-		v, ok := parseInteger(intp, 64, false)
+		v, ok := jsonx.ParseInt(intp, 64, false)
 		if !ok {
 			return 0, 0, false
 		}
@@ -237,11 +238,11 @@ func (d *decoder) value(t *dynamic.Type) error {
 		d.out = append(d.out, 4<<3|byte(protowire.VarintType))
 		return d.boolValue()
 	case c == '-' || '0' <= c && c <= '9':
-		n, ok := scanNumber(d.in[d.pos:])
+		n, ok := jsonx.ScanNumber(d.in[d.pos:])
 		if !ok {
 			return d.errSyntax(d.pos)
 		}
-		v, ok := parseFloat(d.in[d.pos:d.pos+n], 64)
+		v, ok := jsonx.ParseFloat(d.in[d.pos:d.pos+n], 64)
 		if !ok {
 			return d.errAt(start, "invalid google.protobuf.Value: %s", d.tokenText(d.pos))
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/rpckit/rpckit/internal/jsonx"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
@@ -116,7 +117,7 @@ func (e *encoder) duration(p *plan, recs []rec) error {
 		out = append(out, '-')
 		secs, nanos = -secs, -nanos
 	}
-	out = appendInt(out, secs)
+	out = jsonx.AppendInt(out, secs)
 	out = appendNanos(out, nanos)
 	e.set(append(out, 's', '"'))
 	return nil

@@ -75,10 +75,10 @@ func TestPurePackages(t *testing.T) {
 }
 
 // thriftPure are the Thrift packages held to the standard library: the
-// IDL model, the wire protocols and the in-place edits.
-var thriftPure = []string{"thrift/idl", "thrift/wire", "thrift/dynamic"}
+// IDL model, the wire protocols, the in-place edits and JSON conversion.
+var thriftPure = []string{"thrift/idl", "thrift/wire", "thrift/dynamic", "thrift/transcode"}
 
-// TestThriftPurePackages: thrift/idl, thrift/wire and thrift/dynamic import only the
+// TestThriftPurePackages: thrift/idl, thrift/wire, thrift/dynamic and thrift/transcode import only the
 // standard library and the internal leaves, reach no network, and neither
 // exit nor log (no os, no log).
 func TestThriftPurePackages(t *testing.T) {
@@ -140,7 +140,7 @@ func TestLoadHasNoRPC(t *testing.T) {
 var allowed = map[string][]string{
 	"wire":      {},
 	"dynamic":   {"wire", "internal/utf8x", "internal/errtext", "internal/pathsyntax", "internal/pool"},
-	"transcode": {"wire", "dynamic", "internal/utf8x", "internal/errtext"},
+	"transcode": {"wire", "dynamic", "internal/utf8x", "internal/errtext", "internal/jsonx"},
 	"schema":    {"internal/errtext"},
 	"invoke":    {"schema", "dynamic", "transcode", "wire", "internal/sysconn"},
 	// The gRPC load target of bench, the ui and the demo: invoke's engines
@@ -162,12 +162,17 @@ var allowed = map[string][]string{
 	"thrift/wire": {"internal/utf8x", "internal/errtext"},
 	"thrift/dynamic": {"thrift/idl", "thrift/wire", "internal/utf8x", "internal/errtext",
 		"internal/pathsyntax", "internal/pool"},
+	"thrift/transcode": {"thrift/idl", "thrift/wire", "thrift/dynamic", "internal/jsonx",
+		"internal/utf8x"},
 	// The only Thrift package on the network: wire and idl, and the stdlib.
 	"thrift/client": {"thrift/wire", "thrift/idl", "internal/sysconn"},
 
 	// Leaves under dynamic and transcode: the standard library and x/sys/cpu.
 	"internal/utf8x":   {},
 	"internal/errtext": {},
+	// JSON numbers, strings and base64 of transcode and thrift/transcode:
+	// the standard library and internal/utf8x.
+	"internal/jsonx": {"internal/utf8x"},
 	// The path syntax of dynamic and thrift/dynamic: the standard library only.
 	"internal/pathsyntax": {},
 	// The typed pool of both dynamics' Docs: the standard library only.

@@ -34,6 +34,7 @@ type convertFlags struct {
 	del      pathsValue
 	idl      idlFlags
 	keepType string
+	tjson    thriftJSONFlags
 }
 
 func newConvertCmd(stdio Stdio) *cobra.Command {
@@ -58,15 +59,19 @@ absent map key has no value: nothing is printed and the exit code is 1,
 unless --default asks for the default.
 
 With --idl, the schema is a Thrift IDL file and --type a struct of it;
---from and --to are binary or compact (--to defaults to --from), --get
-prints scalars only, --set takes scalar values, and --keep-type NAME trims
-to a subset struct (Medium to MediumPart). JSON for Thrift is not
-supported yet.`,
+--from and --to are json, binary or compact (--to defaults to --from).
+Thrift JSON keys fields by their IDL names (--ids: by id), writes i64 as
+numbers (--i64-strings, or a field annotated api.js_conv: as strings),
+binary as base64, enums as numbers (--enum-names: by name), and maps with
+struct keys as lists of {"key":...,"value":...}; input takes every form.
+--set takes scalar values, and --keep-type NAME trims to a subset struct
+(Medium to MediumPart).`,
 		Example: `  rpckit convert --protoset api.pb --type pkg.Order --from json --to binary < order.json > order.bin
   rpckit convert --protoset api.pb --type pkg.Order --get 'items[0].sku' < order.bin
   rpckit convert --protoset api.pb --type pkg.User --mask email,phone --to binary < user.bin > redacted.bin
   rpckit convert --protoset api.pb --type pkg.Order --set 'status="SHIPPED"' --delete note --to binary < order.bin
-  rpckit convert --idl api.thrift --type api.Order --from binary --to compact < order.bin > order.compact`,
+  rpckit convert --idl api.thrift --type api.Order --from binary --to compact < order.bin > order.compact
+  rpckit convert --idl api.thrift --type api.Order --from json --to binary < order.json > order.bin`,
 		Args: argsBetween(0, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 && !strings.Contains(args[0], ":") {
@@ -94,6 +99,7 @@ supported yet.`,
 	f.json.register(fs)
 	f.idl.register(fs)
 	fs.StringVar(&f.keepType, "keep-type", "", "with --idl, trim the struct to the subset struct `NAME`")
+	f.tjson.register(fs)
 	return cmd
 }
 

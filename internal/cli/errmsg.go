@@ -40,6 +40,9 @@ func userMessage(err error) string {
 	if errors.As(err, &r) {
 		return string(r)
 	}
+	if msg, ok := thriftInputMessage(err); ok {
+		return msg
+	}
 	var ie *inputError
 	var te *transcode.Error
 	if errors.As(err, &ie) && errors.As(ie.err, &te) {

@@ -11,24 +11,25 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// errThriftJSON is the answer to --from json or --to json with --idl.
-var errThriftJSON = &exitError{code: 2, err: errors.New("JSON for Thrift is not supported yet: with --idl, --from and --to take binary or compact")}
-
 // thriftConvert is convert --idl: one struct read in one Thrift protocol,
 // checked, read from or edited, and written in the same or the other.
 type thriftConvert struct {
 	f        *convertFlags
 	from, to wire.Protocol
-	out      *dynamic.Type // what is written: the --type, or the --keep-type
-	cache    dynamic.Cache
-	syms     *idlSymbols
+	// fromJSON and toJSON: the input or output is JSON; the struct goes
+	// between them in the binary protocol.
+	fromJSON, toJSON bool
+	pretty           bool
+	out              *dynamic.Type // what is written: the --type, or the --keep-type
+	cache            dynamic.Cache
+	syms             *idlSymbols
 }
 
 func runThriftConvert(cmd *cobra.Command, stdio Stdio, f *convertFlags, target string) error {
 	if err := f.idl.check(&f.schema, target); err != nil {
 		return err
 	}
-	c := &thriftConvert{f: f}
+	c := &thriftConvert{f: f, pretty: f.json.indent(cmd, stdio)}
 	if err := c.checkFlags(cmd); err != nil {
 		return err
 	}
@@ -55,17 +56,14 @@ func runThriftConvert(cmd *cobra.Command, stdio Stdio, f *convertFlags, target s
 
 func (c *thriftConvert) checkFlags(cmd *cobra.Command) error {
 	f := c.f
-	if f.from == "json" || (f.to == "json" && cmd.Flags().Changed("to")) {
-		return errThriftJSON
-	}
 	if !cmd.Flags().Changed("to") {
 		f.to = f.from
 	}
 	var err error
-	if c.from, err = thriftProtocol("--from", f.from); err != nil {
+	if c.from, c.fromJSON, err = thriftFormat("--from", f.from); err != nil {
 		return err
 	}
-	if c.to, err = thriftProtocol("--to", f.to); err != nil {
+	if c.to, c.toJSON, err = thriftFormat("--to", f.to); err != nil {
 		return err
 	}
 	if f.typeName == "" {
@@ -90,16 +88,6 @@ func (c *thriftConvert) checkFlags(cmd *cobra.Command) error {
 	return nil
 }
 
-func thriftProtocol(flag, name string) (wire.Protocol, error) {
-	switch name {
-	case "binary":
-		return wire.Binary, nil
-	case "compact":
-		return wire.Compact, nil
-	}
-	return 0, usagef("%s %q: want binary or compact with --idl", flag, name)
-}
-
 // structType compiles the struct, union or exception name.
 func (c *thriftConvert) structType(flag, name string) (*dynamic.Type, error) {
 	sym, err := c.syms.find(name)
@@ -120,6 +108,9 @@ func (c *thriftConvert) read(stdio Stdio, t *dynamic.Type) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if c.fromJSON {
+		return c.readJSON(in, t)
+	}
 	err = dynamic.Validate(t, c.from, in)
 	if err == nil {
 		return in, nil
@@ -130,7 +121,7 @@ func (c *thriftConvert) read(stdio Stdio, t *dynamic.Type) ([]byte, error) {
 	}
 	switch {
 	case looksJSON(in[:min(len(in), headLen)]):
-		return nil, errors.New("the input looks like JSON, which Thrift conversion does not read yet; give it binary or compact")
+		return nil, errors.New("the input looks like JSON; give --from json")
 	case len(in) > 0 && dynamic.Validate(t, other, in) == nil:
 		return nil, fmt.Errorf("the input is a %s in the %s protocol, not %s; give --from %s", t.Name(), other, c.from, other)
 	}
@@ -146,7 +137,7 @@ func (c *thriftConvert) apply(t *dynamic.Type, in []byte) ([]byte, error) {
 	var err error
 	switch {
 	case f.get != "":
-		return thriftGet(v, f.get, f.orDef)
+		return c.get(v)
 	case len(f.mask.paths) > 0:
 		in, err = c.mask(v)
 	case f.keepType != "":
@@ -156,6 +147,9 @@ func (c *thriftConvert) apply(t *dynamic.Type, in []byte) ([]byte, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	if c.toJSON {
+		return c.writeJSON(c.out, c.from, in)
 	}
 	return recode(nil, c.out, c.from, c.to, in)
 }

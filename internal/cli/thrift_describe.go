@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -240,11 +241,16 @@ func runDescribeIDL(stdio Stdio, idf *idlFlags, sf *schemaFlags, target string, 
 	if err := idf.check(sf, target); err != nil {
 		return err
 	}
-	if template {
-		return usagef("--template does not go with --idl yet: it writes JSON, which Thrift has no mapping for yet")
-	}
 	f, err := loadIDL(idf.file, sf.importPaths)
 	if err != nil {
+		return err
+	}
+	if template {
+		var buf bytes.Buffer
+		if err := thriftTemplate(&buf, f, strings.Join(rest, "")); err != nil {
+			return err
+		}
+		_, err = stdio.Out.Write(buf.Bytes())
 		return err
 	}
 	return describeIDL(stdio.Out, f, strings.Join(rest, ""))

@@ -14,13 +14,13 @@ import (
 	"github.com/rpckit/rpckit/thrift/idl"
 )
 
-// thriftGet reads the value at path and prints it as JSON text: a string
-// quoted, a binary in base64, a number plain, an enum by its name. A
-// struct or container has no JSON form yet: that is an error rather than
-// half of one. An absent value is an error too, unless orDefault asks for
-// the field's IDL default (or its type's zero value).
-func thriftGet(v dynamic.Value, path string, orDefault bool) ([]byte, error) {
-	p, err := thriftPath("--get", path)
+// get reads the value at --get's path and prints it as JSON text: a
+// scalar as a string quoted, a binary in base64, a number plain, an enum by
+// its name; a struct or container as convert's JSON output writes it. An
+// absent value is an error, unless --default asks for the field's IDL
+// default (or its type's zero value).
+func (c *thriftConvert) get(v dynamic.Value) ([]byte, error) {
+	p, err := thriftPath("--get", c.f.get)
 	if err != nil {
 		return nil, err
 	}
@@ -29,14 +29,17 @@ func thriftGet(v dynamic.Value, path string, orDefault bool) ([]byte, error) {
 		return nil, err
 	}
 	t := e.Type()
-	if !t.Kind.IsBase() && t.Kind != idl.EnumKind {
-		return nil, fmt.Errorf("%s is %s: JSON output of Thrift structs and containers is not supported yet; --get reads scalars", p, thriftKindName(t))
-	}
 	if !e.Exists() {
-		if !orDefault {
+		if !c.f.orDef {
 			return nil, fmt.Errorf("no value at %s; give --default to print the default", p)
 		}
+		if !t.Kind.IsBase() && t.Kind != idl.EnumKind {
+			return nil, fmt.Errorf("no value at %s; --default prints scalars only", p)
+		}
 		return defaultJSON(v, p, t)
+	}
+	if !t.Kind.IsBase() && t.Kind != idl.EnumKind {
+		return c.valueJSON(e)
 	}
 	return append(scalarThriftJSON(nil, t, e), '\n'), nil
 }

@@ -1,4 +1,4 @@
-package transcode
+package jsonx
 
 import (
 	"encoding/binary"
@@ -8,11 +8,11 @@ import (
 	"strconv"
 )
 
-// appendFloat formats a float as protojson does: the special values as
+// AppendFloat formats a float as protojson does: the special values as
 // strings, the shortest decimal that parses back to the same value at the
 // given bit size, in exponent form below 1e-6 and from 1e21 on, with a
 // one-digit negative exponent where it fits.
-func appendFloat(out []byte, f float64, bitSize int) []byte {
+func AppendFloat(out []byte, f float64, bitSize int) []byte {
 	switch {
 	case math.IsNaN(f):
 		return append(out, `"NaN"`...)
@@ -174,43 +174,6 @@ func roundOdd(g *[2]uint64, cp uint64) uint64 {
 	return (y1 + z>>63) | sticky
 }
 
-// pow10Inv[k-pow10InvMin] is 10^-k = β·2^r with 2^125 <= β < 2^126 as
-// floor(β)+1 in two 63-bit halves, high first, for the k of doubles from
-// 1e-6 to 1e21 (TestPow10Inv computes them).
-const pow10InvMin = -23
-
-var pow10Inv = [...][2]uint64{
-	{0x54b40b1f852bda00, 0x0000000000000001}, // -23
-	{0x43c33c1937564800, 0x0000000000000001},
-	{0x6c6b935b8bbd4000, 0x0000000000000001},
-	{0x56bc75e2d6310000, 0x0000000000000001}, // -20
-	{0x4563918244f40000, 0x0000000000000001},
-	{0x6f05b59d3b200000, 0x0000000000000001},
-	{0x58d15e1762800000, 0x0000000000000001},
-	{0x470de4df82000000, 0x0000000000000001},
-	{0x71afd498d0000000, 0x0000000000000001}, // -15
-	{0x5af3107a40000000, 0x0000000000000001},
-	{0x48c2739500000000, 0x0000000000000001},
-	{0x746a528800000000, 0x0000000000000001},
-	{0x5d21dba000000000, 0x0000000000000001},
-	{0x4a817c8000000000, 0x0000000000000001}, // -10
-	{0x7735940000000000, 0x0000000000000001},
-	{0x5f5e100000000000, 0x0000000000000001},
-	{0x4c4b400000000000, 0x0000000000000001},
-	{0x7a12000000000000, 0x0000000000000001},
-	{0x61a8000000000000, 0x0000000000000001}, // -5
-	{0x4e20000000000000, 0x0000000000000001},
-	{0x7d00000000000000, 0x0000000000000001},
-	{0x6400000000000000, 0x0000000000000001},
-	{0x5000000000000000, 0x0000000000000001},
-	{0x4000000000000000, 0x0000000000000001}, // 0
-	{0x6666666666666666, 0x3333333333333334},
-	{0x51eb851eb851eb85, 0x0f5c28f5c28f5c29},
-	{0x4189374bc6a7ef9d, 0x5916872b020c49bb},
-	{0x68db8bac710cb295, 0x74f0d844d013a92b},
-	{0x53e2d6238da3c211, 0x43f3e0370cdc8755}, // 5
-}
-
 // shortDecimal32 is shortDecimal64 in single precision: p below 2^21,
 // 10^k exact as a float32 (k <= 10), Go rounding every float32 operation.
 func shortDecimal32(f float32) (m uint64, k int, ok bool) {
@@ -257,7 +220,7 @@ func appendDecimal(out []byte, f float64, m uint64, k int) []byte {
 		out = append(out, '-')
 	}
 	if k == 0 {
-		return appendUint(out, m)
+		return AppendUint(out, m)
 	}
 	digits := max(decimalLen(m), k+1) // with a zero before the point
 	if digits <= 8 {

@@ -1,4 +1,4 @@
-package transcode
+package jsonx
 
 import (
 	"bytes"
@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// TestDecodeBase64 holds decodeBase64 to enc.Decode on the encodings of
+// TestDecodeBase64 holds DecodeBase64 to enc.Decode on the encodings of
 // random bytes in all four alphabets, broken now and then by padding,
 // line breaks and bad characters.
 func TestDecodeBase64(t *testing.T) {
@@ -30,7 +30,7 @@ func TestDecodeBase64(t *testing.T) {
 		want := make([]byte, size)
 		wn, werr := enc.Decode(want, src)
 		got := make([]byte, size)
-		gn, gerr := decodeBase64(enc, got, src)
+		gn, gerr := DecodeBase64(enc, got, src)
 		if (werr == nil) != (gerr == nil) || werr == nil && (gn != wn || !bytes.Equal(got[:gn], want[:wn])) {
 			t.Fatalf("%q: got %d %x %v, want %d %x %v", src, gn, got[:max(gn, 0)], gerr, wn, want[:max(wn, 0)], werr)
 		}

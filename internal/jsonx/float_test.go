@@ -1,4 +1,4 @@
-package transcode
+package jsonx
 
 import (
 	"fmt"
@@ -69,17 +69,17 @@ func TestFloatFormatMatchesProtojson(t *testing.T) {
 	n := 0
 	floatSamples(r, 200000, func(f float64) {
 		n++
-		if got, want := string(appendFloat(nil, f, 64)), referenceFloat(f, 64); got != want {
+		if got, want := string(AppendFloat(nil, f, 64)), referenceFloat(f, 64); got != want {
 			t.Fatalf("double %v (%#x): got %s, want %s", f, math.Float64bits(f), got, want)
 		}
 		f32 := float64(float32(f))
-		if got, want := string(appendFloat(nil, f32, 32)), referenceFloat(f32, 32); got != want {
+		if got, want := string(AppendFloat(nil, f32, 32)), referenceFloat(f32, 32); got != want {
 			t.Fatalf("float %v (%#x): got %s, want %s", f32, math.Float32bits(float32(f)), got, want)
 		}
 	})
 	for range 200000 {
 		f := float64(math.Float32frombits(r.Uint32()))
-		if got, want := string(appendFloat(nil, f, 32)), referenceFloat(f, 32); got != want {
+		if got, want := string(AppendFloat(nil, f, 32)), referenceFloat(f, 32); got != want {
 			t.Fatalf("float %v: got %s, want %s", f, got, want)
 		}
 	}
@@ -87,7 +87,7 @@ func TestFloatFormatMatchesProtojson(t *testing.T) {
 	for k := 0; k <= 10; k++ {
 		for m := 0; m < 100000; m += 1 + m/1000 {
 			f := float64(float32(float64(m) / math.Pow10(k)))
-			if got, want := string(appendFloat(nil, f, 32)), referenceFloat(f, 32); got != want {
+			if got, want := string(AppendFloat(nil, f, 32)), referenceFloat(f, 32); got != want {
 				t.Fatalf("float %v: got %s, want %s", f, got, want)
 			}
 		}
@@ -173,7 +173,7 @@ func TestShortDecimalTaken(t *testing.T) {
 	}
 }
 
-// FuzzFloat holds appendFloat to protojson's formatting on any bits, as a
+// FuzzFloat holds AppendFloat to protojson's formatting on any bits, as a
 // double and as a float.
 func FuzzFloat(f *testing.F) {
 	for _, v := range specialFloatCases {
@@ -181,11 +181,11 @@ func FuzzFloat(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, u uint64) {
 		v := math.Float64frombits(u)
-		if got, want := string(appendFloat(nil, v, 64)), referenceFloat(v, 64); got != want {
+		if got, want := string(AppendFloat(nil, v, 64)), referenceFloat(v, 64); got != want {
 			t.Fatalf("double %v (%#x): got %s, want %s", v, u, got, want)
 		}
 		v = float64(math.Float32frombits(uint32(u)))
-		if got, want := string(appendFloat(nil, v, 32)), referenceFloat(v, 32); got != want {
+		if got, want := string(AppendFloat(nil, v, 32)), referenceFloat(v, 32); got != want {
 			t.Fatalf("float %v (%#x): got %s, want %s", v, uint32(u), got, want)
 		}
 	})
@@ -236,9 +236,9 @@ func TestNumbersStayNear(t *testing.T) {
 		}
 	}
 	floatSamples(r, 20000, func(f float64) {
-		check(fmt.Sprint(f), func(b []byte) []byte { return appendFloat(b, f, 64) })
+		check(fmt.Sprint(f), func(b []byte) []byte { return AppendFloat(b, f, 64) })
 		v := int64(math.Float64bits(f)) >> r.IntN(64)
-		check(fmt.Sprint(v), func(b []byte) []byte { return appendInt(b, v) })
+		check(fmt.Sprint(v), func(b []byte) []byte { return AppendInt(b, v) })
 	})
 }
 
@@ -274,7 +274,7 @@ func TestPow10Inv(t *testing.T) {
 func TestFloat32Strided(t *testing.T) {
 	for u := uint64(0); u < 1<<32; u += 4099 {
 		f := float64(math.Float32frombits(uint32(u)))
-		if got, want := string(appendFloat(nil, f, 32)), referenceFloat(f, 32); got != want {
+		if got, want := string(AppendFloat(nil, f, 32)), referenceFloat(f, 32); got != want {
 			t.Fatalf("float %v (%#x): got %s, want %s", f, u, got, want)
 		}
 	}
@@ -285,7 +285,7 @@ func BenchmarkFloat(b *testing.B) {
 		b.Run(strconv.FormatFloat(f, 'g', -1, 64), func(b *testing.B) {
 			buf := make([]byte, 0, 64)
 			for b.Loop() {
-				buf = appendFloat(buf[:0], f, 64)
+				buf = AppendFloat(buf[:0], f, 64)
 			}
 		})
 		b.Run("strconv-"+strconv.FormatFloat(f, 'g', -1, 64), func(b *testing.B) {
@@ -297,23 +297,6 @@ func BenchmarkFloat(b *testing.B) {
 	}
 }
 
-func TestStringEscapesMatchProtojson(t *testing.T) {
-	r := rand.New(rand.NewPCG(3, 4))
-	pieces := []string{"a", "\"", "\\", "\x00", "\x1f", "\x7f", "é", "東", "😀", "\xff", "\xc3", "\xe0\x80\x80", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xf0\x90\x80\x80", "abcdefghij", "\u2028", "\ufffd"}
-	for range 100000 {
-		var s []byte
-		for range r.IntN(12) {
-			s = append(s, pieces[r.IntN(len(pieces))]...)
-		}
-		e := &encoder{}
-		ok := e.str(s)
-		want, err := protojsonString(string(s))
-		if ok != (err == nil) || (ok && string(e.out) != want) {
-			t.Fatalf("%q: got %s %v, want %s %v", s, e.out, ok, want, err)
-		}
-	}
-}
-
 func TestIntFormat(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	vals := []int64{0, 1, 9, 10, 99, 100, 101, 999, 1000, math.MaxInt64, math.MinInt64, -1, -10, math.MaxInt32, math.MinInt32}
@@ -321,14 +304,14 @@ func TestIntFormat(t *testing.T) {
 		vals = append(vals, int64(r.Uint64())>>r.IntN(64))
 	}
 	for _, v := range vals {
-		if got, want := string(appendInt(nil, v)), strconv.FormatInt(v, 10); got != want {
-			t.Fatalf("appendInt(%d) = %s", v, got)
+		if got, want := string(AppendInt(nil, v)), strconv.FormatInt(v, 10); got != want {
+			t.Fatalf("AppendInt(%d) = %s", v, got)
 		}
-		if got, want := string(appendInt([]byte(`"k":`), v)), `"k":`+strconv.FormatInt(v, 10); got != want {
-			t.Fatalf("appendInt(%d) after a key = %s", v, got)
+		if got, want := string(AppendInt([]byte(`"k":`), v)), `"k":`+strconv.FormatInt(v, 10); got != want {
+			t.Fatalf("AppendInt(%d) after a key = %s", v, got)
 		}
-		if got, want := string(appendUint(nil, uint64(v))), strconv.FormatUint(uint64(v), 10); got != want {
-			t.Fatalf("appendUint(%d) = %s", uint64(v), got)
+		if got, want := string(AppendUint(nil, uint64(v))), strconv.FormatUint(uint64(v), 10); got != want {
+			t.Fatalf("AppendUint(%d) = %s", uint64(v), got)
 		}
 	}
 }
