@@ -64,8 +64,8 @@ Thrift JSON keys fields by their IDL names (--ids: by id), writes i64 as
 numbers (--i64-strings, or a field annotated api.js_conv: as strings),
 binary as base64, enums as numbers (--enum-names: by name), and maps with
 struct keys as lists of {"key":...,"value":...}; input takes every form.
---set takes scalar values, and --keep-type NAME trims to a subset struct
-(Medium to MediumPart).`,
+--set takes scalar values; --keep PATHS keeps only those fields, and
+--keep-type NAME trims to a subset struct (Medium to MediumPart).`,
 		Example: `  rpckit convert --protoset api.pb --type pkg.Order --from json --to binary < order.json > order.bin
   rpckit convert --protoset api.pb --type pkg.Order --get 'items[0].sku' < order.bin
   rpckit convert --protoset api.pb --type pkg.User --mask email,phone --to binary < user.bin > redacted.bin

@@ -69,18 +69,15 @@ func (c *thriftConvert) checkFlags(cmd *cobra.Command) error {
 	if f.typeName == "" {
 		return usagef("--type is required")
 	}
-	if len(f.keep.paths) > 0 {
-		return usagef("with --idl, --keep-type NAME trims to a subset struct; --mask drops paths")
-	}
 	n := 0
 	edit := len(f.set.list) > 0 || len(f.del.paths) > 0
-	for _, set := range []bool{f.get != "", len(f.mask.paths) > 0, f.keepType != "", edit} {
+	for _, set := range []bool{f.get != "", len(f.mask.paths) > 0, len(f.keep.paths) > 0, f.keepType != "", edit} {
 		if set {
 			n++
 		}
 	}
 	if n > 1 {
-		return usagef("--get, --mask, --keep-type and --set/--delete go one at a time")
+		return usagef("--get, --mask, --keep, --keep-type and --set/--delete go one at a time")
 	}
 	if f.orDef && f.get == "" {
 		return usagef("--default goes with --get")
@@ -139,7 +136,9 @@ func (c *thriftConvert) apply(t *dynamic.Type, in []byte) ([]byte, error) {
 	case f.get != "":
 		return c.get(v)
 	case len(f.mask.paths) > 0:
-		in, err = c.mask(v)
+		in, err = c.mask(v, "--mask", c.f.mask.text, v.Mask)
+	case len(f.keep.paths) > 0:
+		in, err = c.mask(v, "--keep", c.f.keep.text, v.KeepPaths)
 	case f.keepType != "":
 		in, err = c.keep(v)
 	case len(f.set.list) > 0 || len(f.del.paths) > 0:
@@ -154,12 +153,13 @@ func (c *thriftConvert) apply(t *dynamic.Type, in []byte) ([]byte, error) {
 	return recode(nil, c.out, c.from, c.to, in)
 }
 
-func (c *thriftConvert) mask(v dynamic.Value) ([]byte, error) {
-	fm, err := dynamic.NewFieldMask(v.Type(), c.f.mask.text...)
+// mask drops (--mask) or keeps (--keep) the paths of flag.
+func (c *thriftConvert) mask(v dynamic.Value, flag string, paths []string, apply func([]byte, *dynamic.FieldMask) ([]byte, error)) ([]byte, error) {
+	fm, err := dynamic.NewFieldMask(v.Type(), paths...)
 	if err != nil {
-		return nil, fmt.Errorf("--mask: %w", err)
+		return nil, fmt.Errorf("%s: %w", flag, err)
 	}
-	return v.Mask(nil, fm)
+	return apply(nil, fm)
 }
 
 func (c *thriftConvert) keep(v dynamic.Value) ([]byte, error) {

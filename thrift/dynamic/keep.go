@@ -28,6 +28,9 @@ func (v Value) Keep(dst []byte, to *Type) ([]byte, error) {
 type rewriter struct {
 	p wire.Protocol
 	b []byte
+	// only: a FieldMask names the fields to keep (KeepPaths), not those
+	// to drop (Mask).
+	only bool
 }
 
 // action is what happens to a field: copied, dropped, or rewritten.

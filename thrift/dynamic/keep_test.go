@@ -155,3 +155,44 @@ func TestFieldMaskErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestKeepPathsDiff holds KeepPaths against copying the same fields into
+// a new generated struct, through lists and maps of structs.
+func TestKeepPathsDiff(t *testing.T) {
+	fm, err := dynamic.NewFieldMask(benchType(t, "Medium"), "title", "items.name", "byName.2", "head", "level")
+	if err != nil {
+		t.Fatal(err)
+	}
+	keep := func(m *bench.Medium) *bench.Medium {
+		out := &bench.Medium{Title: m.Title, Head: m.Head, Level: m.Level}
+		for _, s := range m.Items {
+			out.Items = append(out.Items, &bench.Small{Name: s.Name})
+		}
+		if m.ByName != nil {
+			out.ByName = map[string]*bench.Small{}
+		}
+		for k, s := range m.ByName {
+			out.ByName[k] = &bench.Small{ID: s.ID}
+		}
+		return out
+	}
+	for _, s := range corpus(t, 25) {
+		if s.name != "Medium" {
+			continue
+		}
+		out, err := dynamic.NewValue(benchType(t, s.name), s.p, s.b).KeepPaths(nil, fm)
+		if err != nil {
+			t.Fatalf("%s: KeepPaths: %v", s.label, err)
+		}
+		if err := dynamic.Validate(benchType(t, s.name), s.p, out); err != nil {
+			t.Fatalf("%s: KeepPaths' result does not validate: %v", s.label, err)
+		}
+		want := keep(decode(t, s.p, s.name, s.b).(*bench.Medium))
+		if got := decode(t, s.p, s.name, out); !sameValue(t, s.p, got, want) {
+			t.Fatalf("%s: KeepPaths:\n got %+v\nwant %+v", s.label, got, want)
+		}
+		if masked(t, s.p, out, "ratio") {
+			t.Fatalf("%s: KeepPaths kept a field it drops", s.label)
+		}
+	}
+}

@@ -107,12 +107,25 @@ func structUnder(t *Type) *Type {
 // Mask appends to dst v's struct without the fields fm selects, at any
 // depth. The output is allocated at most once.
 func (v Value) Mask(dst []byte, fm *FieldMask) ([]byte, error) {
+	return v.rewriteMask(dst, fm, false)
+}
+
+// KeepPaths appends to dst v's struct with only the fields fm selects, at
+// any depth: the protobuf side's field-mask Keep. A path through a list,
+// set or map keeps its fields in every element or value. Required fields
+// not named are dropped too, as a field mask says. The output is
+// allocated at most once.
+func (v Value) KeepPaths(dst []byte, fm *FieldMask) ([]byte, error) {
+	return v.rewriteMask(dst, fm, true)
+}
+
+func (v Value) rewriteMask(dst []byte, fm *FieldMask, only bool) ([]byte, error) {
 	if fm.t != v.t {
 		return dst, &PathError{Msg: "the field mask is of " + fm.t.Name() + ", the value of " + v.t.Name()}
 	}
 	dst = reserve(dst, len(v.b)-v.start)
 	n0 := len(dst)
-	k := rewriter{p: v.p, b: v.b}
+	k := rewriter{p: v.p, b: v.b, only: only}
 	dst, _, err := k.maskStruct(dst, v.start, v.t, fm.root, 1)
 	if err != nil {
 		return dst[:n0], err
@@ -124,7 +137,11 @@ func (k *rewriter) maskStruct(dst []byte, off int, t *Type, n *maskNode, depth i
 	decide := func(h wire.FieldHeader) action {
 		child, ok := n.get(h.ID)
 		switch {
+		case !ok && k.only:
+			return dropField
 		case !ok:
+			return copyField
+		case child == nil && k.only:
 			return copyField
 		case child == nil:
 			return dropField
