@@ -108,9 +108,10 @@ conformance:
 fuzz:
 	@GO=$(GO) internal/tools/fuzz.sh $(FUZZTIME) $$($(GO) list ./...)
 
-# Regenerate the Go code of proto/ and examples/ranking/proto, and that of
+# Regenerate the Go code of proto/ and examples/ranking/proto, that of
 # thrift/testdata/bench.thrift (the Apache Thrift compiler's, under
-# internal/gen/thrift).
+# internal/gen/thrift), and the Grafana dashboards of deploy/grafana.
 gen:
 	$(GO) run ./internal/tools/protogen
 	$(GO) run ./internal/tools/thriftgen
+	$(GO) run ./internal/tools/dashgen
