@@ -37,8 +37,9 @@ targets:
 # (PyPI's thrift) for the interop tests; the grpc-web and Connect npm
 # clients for the gateway's gRPC-Web and Connect tests; Debian's chromium,
 # npm's playwright-core and grpcurl for the ui's browser suite; Debian's
-# Apache Thrift compiler, the oracle of thrift/idl's tests; staticcheck and
-# deadcode for lint.
+# Apache Thrift compiler, the oracle of thrift/idl's tests; Debian's
+# prometheus (prometheus and promtool) for deploy's rules and live
+# monitoring tests; staticcheck and deadcode for lint.
 deps:
 	@mkdir -p $(dir $(DEPS_LOG)) && : >$(DEPS_LOG)
 	@$(QUIET) "go modules" $(GO) mod download
@@ -63,6 +64,9 @@ deps:
 	@test -x /usr/bin/thrift || \
 		$(QUIET) "apt-get install thrift-compiler" sh -c 'DEBIAN_FRONTEND=noninteractive apt-get install -y thrift-compiler || \
 			{ apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y thrift-compiler; }'
+	@test -x /usr/bin/promtool || \
+		$(QUIET) "apt-get install prometheus" sh -c 'DEBIAN_FRONTEND=noninteractive apt-get install -y prometheus || \
+			{ apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y prometheus; }'
 
 vet:
 	$(GO) vet ./...
