@@ -3,6 +3,7 @@ package deploy_test
 import (
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -99,4 +100,61 @@ func readYAML(t *testing.T, file string, v any) {
 	if err := yaml.Unmarshal(data, v); err != nil {
 		t.Fatalf("%s: %v", file, err)
 	}
+}
+
+// comparison is a comparison operator between spaces, as the alerts
+// write them (label matchers have none around them).
+var comparison = regexp.MustCompile(`(\s)(>=|<=|==|!=|>|<)(\s)`)
+
+// checkRules: every recording rule's expression and recorded series, and
+// each "or" branch of every alert's expression with its comparisons made
+// bool (it returns 0 or 1 for each series instead of only the firing
+// ones, and nothing when a series it reads is missing), return data, and
+// Prometheus reports every rule healthy.
+func checkRules(t *testing.T, prom *prometheus) {
+	rules := loadRules(t)
+	for _, r := range rules {
+		exprs := []string{r.Expr, r.Record}
+		if r.Alert != "" {
+			exprs = alertBranches(r.Expr)
+		}
+		for _, expr := range exprs {
+			if n, err := prom.query(expr); err != nil || n == 0 {
+				t.Errorf("rule %s%s: %s: no data (%v)", r.Record, r.Alert, expr, err)
+			}
+		}
+	}
+	var data struct {
+		Groups []struct {
+			Rules []struct{ Name, Health, LastError string }
+		}
+	}
+	if err := prom.api("/api/v1/rules", nil, &data); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, g := range data.Groups {
+		for _, r := range g.Rules {
+			n++
+			if r.Health != "ok" {
+				t.Errorf("rule %s: health %s: %s", r.Name, r.Health, r.LastError)
+			}
+		}
+	}
+	if n != len(rules) {
+		t.Errorf("prometheus has %d rules, %s %d", n, rulesFile, len(rules))
+	}
+}
+
+// orOperator splits an alert's expression into the branches it fires on.
+var orOperator = regexp.MustCompile(`\s+or\s+`)
+
+// alertBranches are the branches of an alert's expression, each with its
+// comparisons made bool.
+func alertBranches(expr string) []string {
+	var out []string
+	for _, b := range orOperator.Split(expr, -1) {
+		out = append(out, comparison.ReplaceAllString(b, "${1}${2} bool${3}"))
+	}
+	return out
 }
