@@ -30,11 +30,20 @@ func dependenciesDashboard() *dashboard.DashboardBuilder {
 		WithPanel(graph("Latency", "Quantiles of a call's time as the client sees it, retries included, by upstream service.", "s",
 			latencyQueries("grpc_client_handling_seconds_bucket{"+clientMatch+"}", "grpc_service", " {{grpc_service}}")...)).
 		WithRow(dashboard.NewRowBuilder("Policies")).
-		WithPanel(graph("Retries", "Retry attempts per second (attempts after the first, hedges included), by upstream service.", "reqps", query{
-			expr:   "sum by (grpc_service) (" + rate("rpckit_client_retries_total{"+clientMatch+"}") + ")",
-			legend: "{{grpc_service}}",
-		})).
+		WithPanel(retriesPanel()).
 		WithPanel(breakerPanel())
+}
+
+// retriesPanel draws retry attempts per upstream service: 0, not a gap,
+// while there are calls and none retried (the counter appears with the
+// first retry).
+func retriesPanel() *timeseries.PanelBuilder {
+	retries := "sum by (grpc_service) (" + rate("rpckit_client_retries_total{"+clientMatch+"}") + ")"
+	calls := "sum by (grpc_service) (" + rate("grpc_client_started_total{"+clientMatch+"}") + ")"
+	return graph("Retries", "Attempts per second after a call's first (retries and hedges), by upstream service.", "reqps", query{
+		expr:   retries + " or " + calls + " * 0",
+		legend: "{{grpc_service}}",
+	})
 }
 
 // clientErrorsPanel draws the share of calls that ended with a code other
@@ -49,11 +58,12 @@ func clientErrorsPanel() *timeseries.PanelBuilder {
 }
 
 func breakerPanel() *stat.PanelBuilder {
-	return state("Circuit breaker", "The state of the client's circuit breaker for each upstream service and method "+
-		"(rpckit_client_breaker_state): closed lets calls through, open fails them at once, half-open lets a few try.",
+	return state("Circuit breaker", "The state of the client's circuit breaker for each upstream address "+
+		"(rpckit_client_breaker_state, with --breaker): closed lets calls through, open fails them at once, "+
+		"half-open lets a few try.",
 		query{
-			expr:   "max by (grpc_service, grpc_method) (rpckit_client_breaker_state{" + clientMatch + "})",
-			legend: "{{grpc_service}}/{{grpc_method}}",
+			expr:   `max by (upstream) (rpckit_client_breaker_state{job=~"$job",instance=~"$instance"})`,
+			legend: "{{upstream}}",
 		},
 		[]stateText{{"closed", "green"}, {"open", "red"}, {"half-open", "orange"}})
 }
