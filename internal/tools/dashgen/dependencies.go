@@ -13,7 +13,7 @@ var clientMatch = matchers(`job=~"$job"`, `instance=~"$instance"`, `grpc_service
 // dependenciesDashboard is the client side of a process's calls (the
 // gateway's to its upstream, say), per upstream service: rate, errors,
 // latency, retries and circuit breaker state.
-func dependenciesDashboard() *dashboard.DashboardBuilder {
+func dependenciesDashboard() *builder {
 	return newDashboard("rpckit-dependencies", "rpckit / dependencies",
 		"The gRPC services a process calls (rpckit gateway's upstream, clients with rpckit's "+
 			"client interceptors): grpc_client_* metrics, retries and circuit breaker state, per upstream service.").

@@ -27,7 +27,7 @@ const outDir = "deploy/grafana"
 // A board is a dashboard and the file it is written to.
 type board struct {
 	file  string
-	build func() *dashboard.DashboardBuilder
+	build func() *builder
 }
 
 var boards = []board{
@@ -74,7 +74,7 @@ func render(b board) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", b.file, err)
 	}
-	numberPanels(&d)
+	numberPanels(d.Panels)
 	data, err := json.MarshalIndent(d, "", "  ")
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", b.file, err)
@@ -84,8 +84,8 @@ func render(b board) ([]byte, error) {
 
 // numberPanels gives the rows and panels ids 1, 2, ... in order, as
 // Grafana wants each to have its own.
-func numberPanels(d *dashboard.Dashboard) {
-	for i, p := range d.Panels {
+func numberPanels(panels []dashboard.PanelOrRowPanel) {
+	for i, p := range panels {
 		id := uint32(i + 1)
 		switch {
 		case p.Panel != nil:

@@ -17,9 +17,17 @@ import (
 // variable selects.
 var datasource = dashboard.DataSourceRef{Type: cog.ToPtr("prometheus"), Uid: cog.ToPtr("${datasource}")}
 
+// builder builds Grafana's classic dashboard JSON model. The SDK marks it
+// deprecated in favour of its v2 schema, but the classic model is the one
+// every Grafana version imports and provisions from files.
+//
+//lint:ignore SA1019 the classic model, as said above
+type builder = dashboard.DashboardBuilder
+
 // newDashboard is a dashboard with rpckit's common settings and a
 // datasource variable.
-func newDashboard(uid, title, description string) *dashboard.DashboardBuilder {
+func newDashboard(uid, title, description string) *builder {
+	//lint:ignore SA1019 the classic model, as said at builder
 	return dashboard.NewDashboardBuilder(title).
 		Uid(uid).
 		Description(description).

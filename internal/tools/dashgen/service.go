@@ -14,7 +14,7 @@ var serviceMatch = matchers(`job=~"$job"`, `instance=~"$instance"`, `grpc_servic
 
 // serviceDashboard is the server side of rpckit services: traffic, errors,
 // latency, calls in flight, drain state and the SLO's burn rates.
-func serviceDashboard() *dashboard.DashboardBuilder {
+func serviceDashboard() *builder {
 	return newDashboard("rpckit-service", "rpckit / service",
 		"gRPC services on rpckit's server package (rpckit serve, services made by rpckit new): "+
 			"the server's grpc_server_* metrics and drain state, and the burn rates of "+
