@@ -57,6 +57,7 @@ scrape_configs:
 // dependencies dashboard are only held to evaluate without error: no
 // process in the pod exports them.
 func TestMonitoringLive(t *testing.T) {
+	t.Parallel()
 	promBin := lookTool(t, "prometheus")
 	objs := loadManifests(t)
 	d := find[appsv1.Deployment](inFile(objs, "ranking.yaml"), "ranking")

@@ -19,6 +19,7 @@ var ruleTests = []string{"prometheus/rpckit-slo.test.yaml", "prometheus/rpckit-s
 // TestAlertRules: promtool accepts the rules, and their unit tests (series
 // that make each alert fire and not fire) pass.
 func TestAlertRules(t *testing.T) {
+	t.Parallel()
 	promtool := lookTool(t, "promtool")
 	for _, args := range [][]string{
 		{"check", "rules", rulesFile},
