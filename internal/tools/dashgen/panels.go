@@ -68,6 +68,7 @@ func labelVariable(name, label, metric, match string) *dashboard.QueryVariableBu
 // query is a Prometheus query of a panel, drawn as legend.
 type query struct{ expr, legend string }
 
+// targets are a panel's Prometheus queries, with refIds A, B, ... in order.
 func targets(refs []query) []cog.Builder[variants.Dataquery] {
 	out := make([]cog.Builder[variants.Dataquery], len(refs))
 	for i, q := range refs {
