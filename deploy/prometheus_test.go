@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -51,7 +52,7 @@ scrape_configs:
 // every recording rule's expression and series return data, every alert's
 // expression returns data with its comparisons made bool (the alerts do
 // not fire here; the promtool unit tests fire them), and every rule is
-// healthy.
+// healthy. On SIGTERM, serve's drain shows in rpckit_server_draining.
 //
 // Queries on the client metrics (grpc_client_*, rpckit_client_*) of the
 // dependencies dashboard are only held to evaluate without error: no
@@ -83,6 +84,13 @@ func TestMonitoringLive(t *testing.T) {
 		checkDashboard(t, prom, dash)
 	}
 	checkRules(t, prom)
+
+	// On SIGTERM serve drains with its admin listener up, and the drain
+	// state panel's series turns 1.
+	if err := p.procs[serve.Name].cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	prom.waitRecorded(t, fmt.Sprintf(`rpckit_server_draining{job=%q} == 1`, serveJob))
 }
 
 // gatewayContainer is the sidecar that runs rpckit gateway with --metrics.
