@@ -49,10 +49,10 @@ scrape_configs:
 // /metrics each second and evaluates rpckit-slo.yaml, and bench sends a
 // few hundred calls over gRPC and over REST. Then, through Prometheus's
 // HTTP API: every dashboard variable has values, every panel query and
-// every recording rule's expression and series return data, every alert's
-// expression returns data with its comparisons made bool (the alerts do
-// not fire here; the promtool unit tests fire them), and every rule is
-// healthy. On SIGTERM, serve's drain shows in rpckit_server_draining.
+// every recording rule's expression and series return data, each "or"
+// branch of every alert's expression returns data with its comparisons
+// made bool (the alerts do not fire here; the promtool unit tests fire
+// them), and every rule is healthy. On SIGTERM, serve's drain shows in rpckit_server_draining.
 //
 // Queries on the client metrics (grpc_client_*, rpckit_client_*) of the
 // dependencies dashboard are only held to evaluate without error: no
