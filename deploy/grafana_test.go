@@ -57,11 +57,13 @@ type dashboard struct {
 	}
 }
 
+// A variable is a dashboard variable: its name, type and query.
 type variable struct {
 	Name, Type string
 	Query      any // label_values(...) of a query variable
 }
 
+// loadDashboards reads the dashboards of grafanaDir.
 func loadDashboards(t *testing.T) []*dashboard {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join(grafanaDir, "*.json"))
