@@ -58,12 +58,12 @@ func clientErrorsPanel() *timeseries.PanelBuilder {
 }
 
 func breakerPanel() *stat.PanelBuilder {
-	return state("Circuit breaker", "The state of the client's circuit breaker for each upstream address "+
+	return state("Circuit breaker", "The state of the client's circuit breaker of each method of an upstream "+
 		"(rpckit_client_breaker_state, with --breaker): closed lets calls through, open fails them at once, "+
 		"half-open lets a few try.",
 		query{
-			expr:   `max by (upstream) (rpckit_client_breaker_state{job=~"$job",instance=~"$instance"})`,
-			legend: "{{upstream}}",
+			expr:   "max by (upstream, grpc_service, grpc_method) (rpckit_client_breaker_state{" + clientMatch + "})",
+			legend: "{{grpc_service}}/{{grpc_method}} at {{upstream}}",
 		},
 		[]stateText{{"closed", "green"}, {"open", "red"}, {"half-open", "orange"}})
 }
