@@ -90,8 +90,7 @@ var labelValues = regexp.MustCompile(`^label_values\((.+), *(\w+)\)$`)
 
 // checkDashboard evaluates d's variables, in order, and its panels'
 // queries as Grafana would with every variable at "All" and
-// $__rate_interval at rateInterval: each must return data, but for the
-// client metrics, which must only evaluate.
+// $__rate_interval at rateInterval: each must return data.
 func checkDashboard(t *testing.T, prom *prometheus, d *dashboard) {
 	vars := map[string]string{"$__rate_interval": rateInterval}
 	for _, v := range d.Templating.List {
@@ -108,7 +107,7 @@ func checkDashboard(t *testing.T, prom *prometheus, d *dashboard) {
 		switch {
 		case err != nil:
 			t.Errorf("%s: variable %s: %s: %v", d.file, v.Name, q, err)
-		case len(values) == 0 && !clientMetrics(q):
+		case len(values) == 0:
 			t.Errorf("%s: variable %s: %s has no values", d.file, v.Name, q)
 		}
 		vars["$"+v.Name] = allOf(values)
@@ -120,17 +119,11 @@ func checkDashboard(t *testing.T, prom *prometheus, d *dashboard) {
 			switch {
 			case err != nil:
 				t.Errorf("%s: panel %q: %s: %v", d.file, p.Title, expr, err)
-			case n == 0 && !clientMetrics(expr):
+			case n == 0:
 				t.Errorf("%s: panel %q: no data for %s", d.file, p.Title, expr)
 			}
 		}
 	}
-}
-
-// clientMetrics reports whether a query reads the client metrics of the
-// dependencies dashboard, which no process of the pod exports.
-func clientMetrics(expr string) bool {
-	return strings.Contains(expr, "grpc_client_") || strings.Contains(expr, "rpckit_client_")
 }
 
 // expandVars replaces the dashboard variables in s, longest names first.

@@ -39,24 +39,22 @@ scrape_configs:
   - job_name: %s
     static_configs: [{targets: [%q]}]
   - job_name: %s
-    static_configs: [{targets: [%q]}]
+    static_configs: [{targets: [%q, %q]}]
 `
 )
 
 // TestMonitoringLive: the dashboards and rules work on what rpckit
 // exports. The ranking pod runs on loopback (serve, and the gateway with
-// --metrics), Prometheus scrapes serve's admin port and the gateway's
-// /metrics each second and evaluates rpckit-slo.yaml, and bench sends a
-// few hundred calls over gRPC and over REST. Then, through Prometheus's
-// HTTP API: every dashboard variable has values, every panel query and
-// every recording rule's expression and series return data, each "or"
-// branch of every alert's expression returns data with its comparisons
-// made bool (the alerts do not fire here; the promtool unit tests fire
-// them), and every rule is healthy. On SIGTERM, serve's drain shows in rpckit_server_draining.
-//
-// Queries on the client metrics (grpc_client_*, rpckit_client_*) of the
-// dependencies dashboard are only held to evaluate without error: no
-// process in the pod exports them.
+// --metrics, --admin and --breaker), Prometheus scrapes serve's admin
+// port and the gateway's /metrics and admin port (its client metrics)
+// each second and evaluates rpckit-slo.yaml, and bench sends a few hundred
+// calls over gRPC and over REST. Then, through Prometheus's HTTP API:
+// every dashboard variable has values, every panel query and every
+// recording rule's expression and series return data, each "or" branch
+// of every alert's expression returns data with its comparisons made bool
+// (the alerts do not fire here; the promtool unit tests fire them), and
+// every rule is healthy. On SIGTERM, serve's drain shows in
+// rpckit_server_draining.
 func TestMonitoringLive(t *testing.T) {
 	t.Parallel()
 	promBin := lookTool(t, "prometheus")
@@ -74,8 +72,9 @@ func TestMonitoringLive(t *testing.T) {
 	p.ready(gateway)
 	admin := p.addr(serve, intstr.FromString("admin"))
 	gw := p.addr(gateway, intstr.FromString(gateway.Ports[0].Name))
+	gwAdmin := p.addr(gateway, intstr.FromString("gateway-admin"))
 
-	prom := startPrometheus(t, promBin, admin, gw)
+	prom := startPrometheus(t, promBin, admin, gw, gwAdmin)
 	prom.waitUp(t, serveJob, gatewayJob)
 	runLoad(t, p, serve, gw)
 	prom.waitRecorded(t, fmt.Sprintf(`job_grpc_service:grpc_server_slow:ratio_rate5m{grpc_service=%q} >= 0`, rankService))
@@ -144,15 +143,16 @@ type prometheus struct {
 }
 
 // startPrometheus runs Prometheus on loopback, scraping serve's admin
-// listener and the gateway, with the SLO rules, until the test ends.
-func startPrometheus(t *testing.T, bin, admin, gateway string) *prometheus {
+// listener, and the gateway's listener and admin one, with the SLO rules,
+// until the test ends.
+func startPrometheus(t *testing.T, bin, admin, gateway, gatewayAdmin string) *prometheus {
 	dir := t.TempDir()
 	rules, err := filepath.Abs(rulesFile)
 	if err != nil {
 		t.Fatal(err)
 	}
 	config := filepath.Join(dir, "prometheus.yml")
-	body := fmt.Sprintf(scrapeConfigs, rules, serveJob, admin, gatewayJob, gateway)
+	body := fmt.Sprintf(scrapeConfigs, rules, serveJob, admin, gatewayJob, gateway, gatewayAdmin)
 	if err := os.WriteFile(config, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
