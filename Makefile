@@ -37,8 +37,9 @@ targets:
 # (PyPI's thrift) for the interop tests; the grpc-web and Connect npm
 # clients for the gateway's gRPC-Web and Connect tests; Debian's chromium,
 # npm's playwright-core and grpcurl for the ui's browser suite; Debian's
-# Apache Thrift compiler, the oracle of thrift/idl's tests; staticcheck and
-# deadcode for lint.
+# Apache Thrift compiler, the oracle of thrift/idl's tests; Debian's
+# prometheus (prometheus and promtool) for deploy's rules and live
+# monitoring tests; staticcheck and deadcode for lint.
 deps:
 	@mkdir -p $(dir $(DEPS_LOG)) && : >$(DEPS_LOG)
 	@$(QUIET) "go modules" $(GO) mod download
@@ -63,6 +64,9 @@ deps:
 	@test -x /usr/bin/thrift || \
 		$(QUIET) "apt-get install thrift-compiler" sh -c 'DEBIAN_FRONTEND=noninteractive apt-get install -y thrift-compiler || \
 			{ apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y thrift-compiler; }'
+	@test -x /usr/bin/promtool || \
+		$(QUIET) "apt-get install prometheus" sh -c 'DEBIAN_FRONTEND=noninteractive apt-get install -y prometheus || \
+			{ apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y prometheus; }'
 
 vet:
 	$(GO) vet ./...
@@ -108,9 +112,10 @@ conformance:
 fuzz:
 	@GO=$(GO) internal/tools/fuzz.sh $(FUZZTIME) $$($(GO) list ./...)
 
-# Regenerate the Go code of proto/ and examples/ranking/proto, and that of
+# Regenerate the Go code of proto/ and examples/ranking/proto, that of
 # thrift/testdata/bench.thrift (the Apache Thrift compiler's, under
-# internal/gen/thrift).
+# internal/gen/thrift), and the Grafana dashboards of deploy/grafana.
 gen:
 	$(GO) run ./internal/tools/protogen
 	$(GO) run ./internal/tools/thriftgen
+	$(GO) run ./internal/tools/dashgen

@@ -3,6 +3,7 @@ package interceptor
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"sync"
@@ -84,6 +85,17 @@ func NewMetrics(opts MetricsOptions) *Metrics {
 // Handler serves the metrics in the Prometheus exposition format.
 func (m *Metrics) Handler() http.Handler {
 	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg})
+}
+
+// GaugeFunc adds a gauge to the registry whose value f reports at each
+// scrape, for state the interceptors do not see (a server draining, say).
+// It fails when the name is empty or taken.
+func (m *Metrics) GaugeFunc(name, help string, f func() float64) error {
+	g := prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help}, f)
+	if err := m.reg.Register(g); err != nil {
+		return fmt.Errorf("interceptor: gauge %s: %w", name, err)
+	}
+	return nil
 }
 
 // InitializeServer creates the zero-valued series of every method

@@ -3,6 +3,7 @@ package interceptor_test
 import (
 	"context"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	dto "github.com/prometheus/client_model/go"
@@ -115,5 +116,27 @@ func TestMetricsClient(t *testing.T) {
 	wantCounter(t, fams, "grpc_client_handled_total", map[string]string{"grpc_method": "UnaryCall", "grpc_code": "Unavailable"}, 1)
 	if fams["go_goroutines"] != nil {
 		t.Error("NoRuntime still exports go_goroutines")
+	}
+}
+
+// TestMetricsGaugeFunc: a gauge reports f's value at each scrape; a taken
+// or invalid name is refused.
+func TestMetricsGaugeFunc(t *testing.T) {
+	m := interceptor.NewMetrics(interceptor.MetricsOptions{NoRuntime: true})
+	v := 0.0
+	if err := m.GaugeFunc("test_state", "A state.", func() float64 { return v }); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []float64{0, 1} {
+		v = want
+		fam := scrape(t, m)["test_state"]
+		if got := fam.GetMetric()[0].GetGauge().GetValue(); got != want {
+			t.Errorf("test_state = %v, want %v", got, want)
+		}
+	}
+	for _, name := range []string{"test_state", "grpc_server_started_total", ""} {
+		if err := m.GaugeFunc(name, "Again.", func() float64 { return 0 }); err == nil || !strings.HasPrefix(err.Error(), "interceptor: gauge "+name) {
+			t.Errorf("GaugeFunc(%q) = %v, want an interceptor: gauge error", name, err)
+		}
 	}
 }

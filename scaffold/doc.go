@@ -3,7 +3,8 @@
 // compiler/protogen, no protoc and no plugins to install), a main.go on
 // rpckit's server.New, a handler file per service whose methods answer
 // UNIMPLEMENTED until written, a handler test over an in-process server, a
-// Makefile, a Dockerfile and Kubernetes manifests in deploy/. With
+// Makefile, a Dockerfile, and Kubernetes manifests, rpckit's Grafana
+// dashboards and Prometheus SLO rules in deploy/. With
 // Options.Update it regenerates the stubs only and leaves everything else
 // as it is.
 //

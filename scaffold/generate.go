@@ -16,6 +16,13 @@ var templateFS embed.FS
 
 var templates = template.Must(template.ParseFS(templateFS, "templates/*.tmpl"))
 
+// monitoringFS holds rpckit's Grafana dashboards (*.json) and Prometheus
+// rules with their unit tests (*.yaml), copied from deploy/ by
+// internal/tools/dashgen: a module gets them as they are.
+//
+//go:embed monitoring
+var monitoringFS embed.FS
+
 // Result lists the files Generate wrote, those it left as they were and
 // the stale stubs it removed, by their slash-separated path in the module.
 type Result struct {
@@ -134,6 +141,9 @@ func (m *model) render() (map[string][]byte, error) {
 			return nil, err
 		}
 	}
+	if err := addMonitoring(out); err != nil {
+		return nil, err
+	}
 	for _, s := range m.Services {
 		if err := add("handler/"+s.File+".go", "handler.go.tmpl", s); err != nil {
 			return nil, err
@@ -143,4 +153,25 @@ func (m *model) render() (map[string][]byte, error) {
 		}
 	}
 	return out, nil
+}
+
+// addMonitoring adds the dashboards as deploy/grafana/*.json and the rules
+// as deploy/prometheus/*.yaml.
+func addMonitoring(out map[string][]byte) error {
+	entries, err := monitoringFS.ReadDir("monitoring")
+	if err != nil {
+		return fmt.Errorf("scaffold: %w", err)
+	}
+	for _, e := range entries {
+		data, err := monitoringFS.ReadFile("monitoring/" + e.Name())
+		if err != nil {
+			return fmt.Errorf("scaffold: %w", err)
+		}
+		dir := "deploy/prometheus/"
+		if path.Ext(e.Name()) == ".json" {
+			dir = "deploy/grafana/"
+		}
+		out[dir+e.Name()] = data
+	}
+	return nil
 }

@@ -3,6 +3,7 @@ package scaffold
 import (
 	"context"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -50,7 +51,8 @@ func TestGenerateWritesModule(t *testing.T) {
 	res := generateFixture(t, dir, false)
 	for _, name := range []string{"go.mod", "main.go", "Makefile", "Dockerfile", "README.md", "deploy/echo.yaml",
 		"handler/echo.go", "handler/echo_test.go", "gen/acme/echo/v1/echo.pb.go", "gen/acme/echo/v1/types.pb.go",
-		"gen/acme/echo/v1/echo_grpc.pb.go", "proto/acme/echo/v1/echo.proto", "proto/acme/echo/v1/types.proto"} {
+		"gen/acme/echo/v1/echo_grpc.pb.go", "proto/acme/echo/v1/echo.proto", "proto/acme/echo/v1/types.proto",
+		"deploy/grafana/rpckit-service.json", "deploy/prometheus/rpckit-slo.yaml"} {
 		if !exists(dir, name) {
 			t.Errorf("%s: not written (wrote %v)", name, res.Written)
 		}
@@ -175,5 +177,24 @@ func TestUpdateRemovesStaleStubs(t *testing.T) {
 	}
 	if len(res.Written) != 0 {
 		t.Errorf("Update with nothing changed wrote %v", res.Written)
+	}
+}
+
+// TestModuleGetsMonitoring: the module's deploy/grafana and
+// deploy/prometheus hold rpckit's own dashboards, rules and rule tests.
+func TestModuleGetsMonitoring(t *testing.T) {
+	dir := t.TempDir()
+	generateFixture(t, dir, false)
+	for _, sub := range []string{"grafana", "prometheus"} {
+		files, err := filepath.Glob(filepath.Join("..", "deploy", sub, "*.*"))
+		if err != nil || len(files) == 0 {
+			t.Fatalf("no files in deploy/%s (%v)", sub, err)
+		}
+		for _, f := range files {
+			name := path.Join("deploy", sub, filepath.Base(f))
+			if got, want := readFile(t, dir, name), readFile(t, "..", name); got != want {
+				t.Errorf("%s differs from rpckit's; run make gen", name)
+			}
+		}
 	}
 }

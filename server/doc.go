@@ -3,7 +3,8 @@
 // log, metrics, recovery, deadline cap, optional tracing), grpc.health.v1
 // with a status per service, server reflection v1 and v1alpha, keepalive
 // enforcement and message size limits, and an admin HTTP listener with
-// /metrics, /healthz, /readyz and, when asked, /debug/pprof, which closes
+// /metrics (the chain's grpc_server_* series, whose latency buckets include
+// 0.2 s, and rpckit_server_draining, 1 once shutdown begins), /healthz, /readyz and, when asked, /debug/pprof, which closes
 // idle connections and bounds how long a request's headers and body may
 // take to arrive.
 //

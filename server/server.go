@@ -44,7 +44,12 @@ func New(opts Options) (*Server, error) {
 	s := &Server{opts: opts, logger: opts.Logger, health: newHealthService(),
 		forced: make(chan struct{}), draining: make(chan struct{})}
 	if !opts.NoMetrics {
-		s.metrics = interceptor.NewMetrics(interceptor.MetricsOptions{})
+		s.metrics = interceptor.NewMetrics(interceptor.MetricsOptions{Buckets: latencyBuckets})
+		if err := s.metrics.GaugeFunc("rpckit_server_draining",
+			"1 once the server has begun to shut down (health NOT_SERVING, draining calls), else 0.",
+			s.drainingValue); err != nil {
+			return nil, fmt.Errorf("server: %w", err)
+		}
 	}
 	s.grpc = grpc.NewServer(s.serverOptions()...)
 	s.health.register(s.grpc)
@@ -53,6 +58,19 @@ func New(opts Options) (*Server, error) {
 	}
 	s.admin = s.adminHandler()
 	return s, nil
+}
+
+// latencyBuckets are the bounds of grpc_server_handling_seconds:
+// Prometheus's default ones and 0.2 s, the latency objective of the alert
+// rules in deploy/prometheus, so the share of calls within it is exact.
+var latencyBuckets = []float64{.005, .01, .025, .05, .1, .2, .25, .5, 1, 2.5, 5, 10}
+
+// drainingValue is rpckit_server_draining: 1 from the start of shutdown.
+func (s *Server) drainingValue() float64 {
+	if s.health.isDraining() {
+		return 1
+	}
+	return 0
 }
 
 func (s *Server) serverOptions() []grpc.ServerOption {

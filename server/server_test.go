@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rpckit/rpckit/server"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
@@ -132,5 +133,38 @@ func TestListenError(t *testing.T) {
 	}
 	if err := srv.Serve(testContext(t)); err == nil || !strings.HasPrefix(err.Error(), "server: ") {
 		t.Errorf("Serve on a bad address: %v", err)
+	}
+}
+
+// TestDrainingGauge: rpckit_server_draining is 0 while serving and 1 from
+// the start of shutdown, while the admin listener still answers.
+func TestDrainingGauge(t *testing.T) {
+	r := start(t, server.Options{DrainDelay: time.Hour, ShutdownTimeout: time.Second}, registerEcho)
+	if _, body := r.get(t, "/metrics"); !strings.Contains(body, "\nrpckit_server_draining 0\n") {
+		t.Fatalf("/metrics while serving: no rpckit_server_draining 0 in\n%s", body)
+	}
+	hc := healthpb.NewHealthClient(r.conn)
+	watch, err := hc.Watch(testContext(t), &healthpb.HealthCheckRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	watch.Recv()
+	r.cancel()
+	watch.Recv() // NOT_SERVING: shutdown has begun
+	if _, body := r.get(t, "/metrics"); !strings.Contains(body, "\nrpckit_server_draining 1\n") {
+		t.Errorf("/metrics during the drain delay: no rpckit_server_draining 1 in\n%s", body)
+	}
+}
+
+// TestLatencyBucketsHoldTheObjective: the handling histogram has a 0.2 s
+// bound, the latency objective of deploy/prometheus's rules.
+func TestLatencyBucketsHoldTheObjective(t *testing.T) {
+	r := start(t, server.Options{}, registerEcho)
+	if _, err := testgrpc.NewTestServiceClient(r.conn).EmptyCall(testContext(t), &testgrpc.Empty{}); err != nil {
+		t.Fatal(err)
+	}
+	want := `grpc_server_handling_seconds_bucket{grpc_method="EmptyCall",grpc_service="grpc.testing.TestService",grpc_type="unary",le="0.2"} 1`
+	if _, body := r.get(t, "/metrics"); !strings.Contains(body, want) {
+		t.Errorf("/metrics: missing %s", want)
 	}
 }

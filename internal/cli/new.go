@@ -21,7 +21,8 @@ access log, drain on SIGTERM, admin port):
              until written, and a test of it over an in-process server
   main.go    the server, its flags and signal handling
   proto/     the .proto files the stubs come from
-  deploy/    Kubernetes manifests: Deployment with gRPC probes, budget, Service
+  deploy/    Kubernetes manifests: Deployment with gRPC probes, budget, Service;
+             Grafana dashboards (grafana/), Prometheus SLO rules (prometheus/)
   Makefile, Dockerfile
 
 The module requires github.com/rpckit/rpckit; when this rpckit is a
