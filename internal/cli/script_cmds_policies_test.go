@@ -20,8 +20,10 @@ import (
 
 // The client policies' servers:
 //
-//	policyserver NAME MODE   starts a Test server on 127.0.0.1 whose Echo
-//	                         calls behave as MODE says; $NAME is its address
+//	policyserver NAME MODE [ADDR]
+//	                         starts a Test server on 127.0.0.1 (or ADDR)
+//	                         whose Echo calls behave as MODE says; $NAME is
+//	                         its address, $NAME_PORT its port
 //	policymode NAME MODE     changes the mode and zeroes the count
 //	policycalls NAME N       checks that N Echo calls reached the server
 //	policyspread NAME...     checks that the servers' Echo calls are
@@ -92,12 +94,16 @@ func (p *policyServer) intercept(ctx context.Context, req any, info *grpc.UnaryS
 }
 
 func cmdPolicyServer(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 2 {
-		ts.Fatalf("usage: policyserver NAME MODE")
+	if neg || len(args) < 2 || len(args) > 3 {
+		ts.Fatalf("usage: policyserver NAME MODE [ADDR]")
 	}
 	p := &policyServer{}
 	ts.Check(p.setMode(args[1]))
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	addr := "127.0.0.1:0"
+	if len(args) == 3 {
+		addr = args[2]
+	}
+	lis, err := net.Listen("tcp", addr)
 	ts.Check(err)
 	srv := grpc.NewServer(grpc.UnaryInterceptor(p.intercept))
 	testv1.RegisterTestServer(srv, rpctest.Service{})

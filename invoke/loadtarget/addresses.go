@@ -48,11 +48,11 @@ func (o *Options) leanAddresses(ctx context.Context) ([]string, error) {
 	if !strings.HasPrefix(o.Address, "dns:") {
 		return []string{o.Address}, nil
 	}
-	host, port, err := dnsTarget(o.Address)
+	server, host, port, err := dnsTarget(o.Address)
 	if err != nil {
 		return nil, err
 	}
-	ips, err := net.DefaultResolver.LookupHost(ctx, host)
+	ips, err := resolverOf(server).LookupHost(ctx, host)
 	if err != nil {
 		return nil, fmt.Errorf("loadtarget: resolve %s: %w", o.Address, err)
 	}
@@ -63,16 +63,16 @@ func (o *Options) leanAddresses(ctx context.Context) ([]string, error) {
 	return addrs, nil
 }
 
-// dnsTarget reads a dns:[//authority]/host[:port] target as grpc-go does;
-// the port defaults to 443. The authority (a DNS server) is not
-// supported: the system's resolver answers.
-func dnsTarget(target string) (host, port string, err error) {
+// dnsTarget reads a dns:[//server]/host[:port] target as grpc-go does:
+// the port defaults to 443, and server, a DNS server's address (port 53
+// when it names none), is "" for the system's resolver.
+func dnsTarget(target string) (server, host, port string, err error) {
 	u, err := url.Parse(target)
 	if err != nil || u.Scheme != "dns" {
-		return "", "", fmt.Errorf("loadtarget: target %q: want dns:///host:port", target)
+		return "", "", "", fmt.Errorf("loadtarget: target %q: want dns:///host:port", target)
 	}
-	if u.Host != "" {
-		return "", "", fmt.Errorf("loadtarget: target %q: a DNS server of its own (%s) is not supported; use dns:///host:port", target, u.Host)
+	if server = u.Host; server != "" && u.Port() == "" {
+		server = net.JoinHostPort(strings.Trim(server, "[]"), "53")
 	}
 	endpoint := strings.TrimPrefix(u.Path, "/")
 	if endpoint == "" {
@@ -83,7 +83,19 @@ func dnsTarget(target string) (host, port string, err error) {
 		host, port = endpoint, "443"
 	}
 	if host == "" {
-		return "", "", fmt.Errorf("loadtarget: target %q: no host name", target)
+		return "", "", "", fmt.Errorf("loadtarget: target %q: no host name", target)
 	}
-	return host, port, nil
+	return server, host, port, nil
+}
+
+// resolverOf is the resolver that asks the DNS server at addr, or the
+// system's when addr is "".
+func resolverOf(addr string) *net.Resolver {
+	if addr == "" {
+		return net.DefaultResolver
+	}
+	return &net.Resolver{PreferGo: true, Dial: func(ctx context.Context, network, _ string) (net.Conn, error) {
+		var d net.Dialer
+		return d.DialContext(ctx, network, addr)
+	}}
 }

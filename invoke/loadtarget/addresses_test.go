@@ -9,24 +9,26 @@ import (
 )
 
 func TestDNSTarget(t *testing.T) {
-	for _, tc := range []struct{ target, host, port, err string }{
-		{"dns:///localhost:50051", "localhost", "50051", ""},
-		{"dns:///example.test", "example.test", "443", ""},
-		{"dns:localhost:8080", "localhost", "8080", ""},
-		{"dns:///[::1]:9000", "::1", "9000", ""},
-		{"dns://8.8.8.8/example.test:443", "", "", "a DNS server of its own (8.8.8.8) is not supported"},
-		{"dns:///:443", "", "", "no host name"},
-		{"dns:///", "", "", "no host name"},
+	for _, tc := range []struct{ target, server, host, port, err string }{
+		{"dns:///localhost:50051", "", "localhost", "50051", ""},
+		{"dns:///example.test", "", "example.test", "443", ""},
+		{"dns:localhost:8080", "", "localhost", "8080", ""},
+		{"dns:///[::1]:9000", "", "::1", "9000", ""},
+		{"dns://8.8.8.8/example.test:443", "8.8.8.8:53", "example.test", "443", ""},
+		{"dns://127.0.0.1:5353/example.test", "127.0.0.1:5353", "example.test", "443", ""},
+		{"dns://[::1]/example.test:1", "[::1]:53", "example.test", "1", ""},
+		{"dns:///:443", "", "", "", "no host name"},
+		{"dns:///", "", "", "", "no host name"},
 	} {
-		host, port, err := dnsTarget(tc.target)
+		server, host, port, err := dnsTarget(tc.target)
 		if tc.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
 				t.Errorf("%s: got %v, want an error with %q", tc.target, err, tc.err)
 			}
 			continue
 		}
-		if err != nil || host != tc.host || port != tc.port {
-			t.Errorf("%s: got %q %q %v, want %q %q", tc.target, host, port, err, tc.host, tc.port)
+		if err != nil || server != tc.server || host != tc.host || port != tc.port {
+			t.Errorf("%s: got %q %q %q %v, want %q %q %q", tc.target, server, host, port, err, tc.server, tc.host, tc.port)
 		}
 	}
 }
