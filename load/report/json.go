@@ -111,24 +111,12 @@ func WriteJSON(w io.Writer, r *load.Result) error {
 // p90_ms, p99_ms, max_ms per second); and steps, each a result object of
 // its own with its own slo.
 func (o JSONOptions) Write(w io.Writer, r *load.Result) error {
-	jr, err := toJSON(r, o.SLO)
+	jr, err := resultJSON(r, o.SLO)
 	if err != nil {
 		return err
 	}
 	jr.Schema = JSONSchema
-	if len(r.Steps) > 0 {
-		jr.Knee = kneeJSON(r)
-		if o.SLO != nil {
-			jr.Capacity = capacityJSON(r, o.SLO)
-		}
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false) // objectives such as p99<200ms read as written
-	if err := enc.Encode(jr); err != nil {
-		return fmt.Errorf("report: write json: %w", err)
-	}
-	return nil
+	return encodeJSON(w, jr)
 }
 
 func toJSON(r *load.Result, slo SLO) (*jsonResult, error) {
