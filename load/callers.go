@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -19,15 +21,22 @@ type Stage struct {
 const maxCallers = 100000
 
 func checkStages(stages []Stage) error {
+	if err := stagesError(stages); err != nil {
+		return fmt.Errorf("load: %w", err)
+	}
+	return nil
+}
+
+func stagesError(stages []Stage) error {
 	if len(stages) > 0 && maxTarget(stages) == 0 {
-		return errors.New("load: a ramp of callers needs a stage above 0")
+		return errors.New("a ramp of callers needs a stage above 0")
 	}
 	for _, s := range stages {
 		switch {
 		case s.Target < 0 || s.Target > maxCallers:
-			return fmt.Errorf("load: callers %d: want 0 to %d", s.Target, maxCallers)
+			return fmt.Errorf("%d callers: want 0 to %d", s.Target, maxCallers)
 		case s.Length <= 0:
-			return errors.New("load: each stage of callers needs a positive length")
+			return errors.New("each stage of callers needs a positive length")
 		}
 	}
 	return nil
@@ -111,4 +120,28 @@ func (r *run) awaitTurn(id int, now time.Time) bool {
 		}
 		now = r.now()
 	}
+}
+
+// ParseStages reads a ramp of callers as the --callers flag takes it:
+// comma-separated TARGET:LENGTH stages, such as "10:30s,50:1m,0:10s"
+// (up to 10 callers over 30s, up to 50 over a minute, down to none over
+// 10s).
+func ParseStages(spec string) ([]Stage, error) {
+	var stages []Stage
+	for part := range strings.SplitSeq(spec, ",") {
+		n, d, ok := strings.Cut(strings.TrimSpace(part), ":")
+		target, err := strconv.Atoi(strings.TrimSpace(n))
+		if !ok || err != nil {
+			return nil, fmt.Errorf("load: callers %q: stage %q: want TARGET:LENGTH such as 10:30s", spec, part)
+		}
+		length, err := time.ParseDuration(strings.TrimSpace(d))
+		if err != nil {
+			return nil, fmt.Errorf("load: callers %q: stage %q: %w", spec, part, err)
+		}
+		stages = append(stages, Stage{Target: target, Length: length})
+	}
+	if err := stagesError(stages); err != nil {
+		return nil, fmt.Errorf("load: callers %q: %w", spec, err)
+	}
+	return stages, nil
 }
