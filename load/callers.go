@@ -28,7 +28,7 @@ func checkStages(stages []Stage) error {
 }
 
 func stagesError(stages []Stage) error {
-	if len(stages) > 0 && maxTarget(stages) == 0 {
+	if len(stages) > 0 && MaxCallers(stages) == 0 {
 		return errors.New("a ramp of callers needs a stage above 0")
 	}
 	for _, s := range stages {
@@ -51,8 +51,8 @@ func stagesLength(stages []Stage) time.Duration {
 	return d
 }
 
-// maxTarget is the most callers the stages ever have in flight.
-func maxTarget(stages []Stage) int {
+// MaxCallers is the most callers stages ever have in flight.
+func MaxCallers(stages []Stage) int {
 	n := 0
 	for _, s := range stages {
 		n = max(n, s.Target)

@@ -2,6 +2,7 @@ package load
 
 import (
 	"context"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -63,5 +64,29 @@ func TestCallersRamp(t *testing.T) {
 	}
 	if res.Duration < 550*time.Millisecond || res.Duration > 700*time.Millisecond || res.Calls != calls.Load() {
 		t.Errorf("ran %s with %d calls (%d made), want about the stages' 600ms", res.Duration, res.Calls, calls.Load())
+	}
+}
+
+func TestParseStages(t *testing.T) {
+	t.Parallel()
+	got, err := ParseStages("10:30s, 50:1m,0:10s")
+	want := []Stage{{10, 30 * time.Second}, {50, time.Minute}, {0, 10 * time.Second}}
+	if err != nil || len(got) != 3 || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] {
+		t.Errorf("ParseStages = %v, %v; want %v", got, err, want)
+	}
+	if MaxCallers(got) != 50 {
+		t.Errorf("MaxCallers = %d, want 50", MaxCallers(got))
+	}
+	for spec, msg := range map[string]string{
+		"10":         `stage "10": want TARGET:LENGTH`,
+		"x:1s":       `stage "x:1s": want TARGET:LENGTH`,
+		"3:soon":     `stage "3:soon": time: invalid duration`,
+		"0:1s":       "needs a stage above 0",
+		"-1:1s,2:1s": "-1 callers: want 0 to 100000",
+		"3:0s":       "positive length",
+	} {
+		if _, err := ParseStages(spec); err == nil || !strings.Contains(err.Error(), msg) {
+			t.Errorf("ParseStages(%q): %v, want %q", spec, err, msg)
+		}
 	}
 }

@@ -160,7 +160,7 @@ func (o Options) shards() int {
 // callers is how many closed-loop workers the run starts.
 func (o Options) callers() int {
 	if len(o.Callers) > 0 {
-		return maxTarget(o.Callers)
+		return MaxCallers(o.Callers)
 	}
 	return o.Concurrency
 }

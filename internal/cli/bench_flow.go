@@ -32,6 +32,7 @@ type benchFlow struct {
 	extraTitle string
 	close      func()
 	addresses  func() map[string]int64 // calls by address, when the target counts them
+	inputs     func() int64            // distinct data rows used; nil without a data file
 }
 
 // buildFlow makes the flow that cmd's flags and args (TARGET METHOD, or a
@@ -50,7 +51,11 @@ func buildFlow(cmd *cobra.Command, stdio Stdio, f *benchCmdFlags, name string, a
 	}
 	var target load.Target
 	var cleanup func()
+	var inputs func() int64
 	if isURL(args[0]) {
+		if f.grpc.dataFile != "" {
+			return nil, usagef("--data-file gives gRPC requests; for a URL, give --body")
+		}
 		if err := f.http.takeData(cmd.Flags(), f.grpc.data); err != nil {
 			return nil, err
 		}
@@ -59,14 +64,15 @@ func buildFlow(cmd *cobra.Command, stdio Stdio, f *benchCmdFlags, name string, a
 		if err := f.grpc.check(cmd.Flags()); err != nil {
 			return nil, err
 		}
-		target, cleanup, err = f.grpc.target(cmd, stdio, args[0], args[1], &f.bench, &opts)
+		target, cleanup, inputs, err = f.grpc.target(cmd, stdio, args[0], args[1], &f.bench, &opts)
 	}
 	if err != nil {
 		return nil, err
 	}
 	bf := &benchFlow{
 		flow: load.Flow{Name: name, Target: target, Options: opts},
-		slo:  slo, extraTitle: f.bench.extraTitle, close: cleanup, addresses: f.bench.addresses,
+		slo:  slo, extraTitle: f.bench.extraTitle, close: cleanup,
+		addresses: f.bench.addresses, inputs: inputs,
 	}
 	return bf, nil
 }

@@ -138,6 +138,7 @@ func runBench(cmd *cobra.Command, stdio Stdio, f *benchFlags, flows []*benchFlow
 		}
 	}
 	countAddresses(flows, res)
+	countInputs(flows, res)
 	runs := flowRuns(flows, res)
 	if err := writeRunReport(stdio, f, runs, res.Total); err != nil {
 		return err
@@ -171,6 +172,22 @@ func countAddresses(flows []*benchFlow, res *load.ScenarioResult) {
 				res.Total.Addresses = map[string]int64{}
 			}
 			res.Total.Addresses[addr] += n
+		}
+	}
+}
+
+// countInputs sets the distinct data rows of each flow that counts them,
+// and their sum in the total.
+func countInputs(flows []*benchFlow, res *load.ScenarioResult) {
+	for i, fl := range flows {
+		if fl.inputs != nil {
+			res.Flows[i].Inputs = fl.inputs()
+		}
+	}
+	if len(flows) > 1 {
+		res.Total.Inputs = 0
+		for _, fr := range res.Flows {
+			res.Total.Inputs += fr.Inputs
 		}
 	}
 }

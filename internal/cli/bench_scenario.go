@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -25,7 +26,7 @@ import (
 //	    url: http://127.0.0.1:8080/v1/page
 //	    concurrency: 4     # its own executor: rate, concurrency, callers
 //
-// Settings are keyed by bench flag name; a flow's own win over the top
+// Settings are keyed by bench flag name (data_file for data-file too); a flow's own win over the top
 // level's, and flags on the command line win over both. The outputs
 // (format, output, html, ...) are the run's, at the top level only.
 type scenarioFile struct {
@@ -205,7 +206,7 @@ func (sf *scenarioFile) flowKey(f *flowSpec, k, v *yaml.Node) error {
 // parseSetting reads a flag's value: a scalar, or a list of scalars for a
 // flag given several times.
 func (sf *scenarioFile) parseSetting(k, v *yaml.Node) (scenarioSetting, error) {
-	s := scenarioSetting{key: k.Value, line: k.Line}
+	s := scenarioSetting{key: strings.ReplaceAll(k.Value, "_", "-"), line: k.Line}
 	switch v.Kind {
 	case yaml.ScalarNode:
 		s.values = []string{v.Value}

@@ -32,6 +32,7 @@ type jsonResult struct {
 	ErrorRate  float64          `json:"error_rate"`
 	NotSent    int64            `json:"not_sent"`
 	CutOff     int64            `json:"cut_off"`
+	Inputs     int64            `json:"inputs,omitempty"`
 	Codes      map[string]int64 `json:"codes"`
 	Messages   map[string]int64 `json:"messages"`
 	FirstError string           `json:"first_error,omitempty"`
@@ -96,7 +97,8 @@ func WriteJSON(w io.Writer, r *load.Result) error {
 // Write writes r as one indented JSON object, schema JSONSchema.
 // Top-level fields: schema; start (RFC 3339), duration_ms, offered_rps
 // (the mean for a ramp), rps (successful calls per second), calls,
-// successes, errors, error_rate (0 to 1), not_sent, cut_off, codes and
+// successes, errors, error_rate (0 to 1), not_sent, cut_off, inputs (the
+// distinct data-file rows used, when counted), codes and
 // messages (label to count), first_error (the first failed call's text),
 // max_lag_ms, mean_lag_ms, cpu_ms and cpu_us_per_call (the process's CPU
 // time while measuring, in all and per timed call); latency (corrected)
@@ -123,7 +125,7 @@ func toJSON(r *load.Result, slo SLO) (*jsonResult, error) {
 	jr := &jsonResult{
 		Start: r.Start, DurationMS: ms(r.Duration), OfferedRPS: r.Offered, RPS: r.Rate(),
 		Calls: r.Calls, Successes: r.Successes(), Errors: r.Errors, ErrorRate: r.ErrorRate(),
-		NotSent: r.NotSent, CutOff: r.CutOff,
+		NotSent: r.NotSent, CutOff: r.CutOff, Inputs: r.Inputs,
 		Codes: nonNil(r.Codes), Messages: nonNil(r.Messages), FirstError: r.FirstError,
 		Addresses: r.Addresses,
 		MaxLagMS:  ms(r.MaxLag), MeanLagMS: ms(r.MeanLag),
@@ -212,7 +214,7 @@ func ReadJSON(rd io.Reader) (*load.Result, error) {
 func fromJSON(jr *jsonResult) (*load.Result, error) {
 	r := &load.Result{
 		Start: jr.Start, Duration: fromMS(jr.DurationMS), Offered: jr.OfferedRPS,
-		Calls: jr.Calls, Errors: jr.Errors, NotSent: jr.NotSent, CutOff: jr.CutOff,
+		Calls: jr.Calls, Errors: jr.Errors, NotSent: jr.NotSent, CutOff: jr.CutOff, Inputs: jr.Inputs,
 		Codes: nonNil(jr.Codes), Messages: nonNil(jr.Messages), FirstError: jr.FirstError,
 		Addresses: jr.Addresses,
 		MaxLag:    fromMS(jr.MaxLagMS), MeanLag: fromMS(jr.MeanLagMS), CPU: fromMS(jr.CPUMS),
