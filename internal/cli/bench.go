@@ -169,6 +169,22 @@ the command line win over both:
       method: rpckit.ranking.v1.RankingService/Rank
       callers: 10:30s,10:1m,0:10s
 
+A flow of steps (steps: instead of method) is a chain of unary calls on its
+target, made in turn as one call of the flow; a step's data may use a value
+of an earlier step's response as ${STEP.PATH} (PATH as convert --get takes
+it; "${...}" as a whole JSON string is replaced by the value's JSON):
+
+    - name: rank-feedback
+      target: 127.0.0.1:50051
+      steps:
+        - {name: rank, method: pkg.Ranking/Rank, data: '{"userId": "u1"}'}
+        - name: feedback
+          method: pkg.Ranking/Feedback
+          data: '{"itemId": "${rank.items[0].id}"}'
+
+Each step's latency is reported on its own, as FLOW/STEP (counted in its
+flow, not again in the total); chains call through grpc-go.
+
 Unknown keys and bad values are errors naming the file and line. The report
 opens with a line per flow (calls, errors, rate, latency, SLO verdict), then
 each flow's report and the total's; JSON ("schema": "rpckit.bench.flows/v1")

@@ -17,6 +17,7 @@ type benchCmdFlags struct {
 	bench benchFlags
 	grpc  grpcBenchFlags
 	http  httpBenchFlags
+	chain []chainStepSpec // a scenario's chained flow
 }
 
 func (f *benchCmdFlags) register(fs *pflag.FlagSet) {
@@ -33,12 +34,16 @@ type benchFlow struct {
 	close      func()
 	addresses  func() map[string]int64 // calls by address, when the target counts them
 	inputs     func() int64            // distinct data rows used; nil without a data file
+	chain      *chainTarget            // a chained flow's steps
 }
 
 // buildFlow makes the flow that cmd's flags and args (TARGET METHOD, or a
 // URL) describe: its load options, SLO and target. An empty name is the
 // default, flowName's.
 func buildFlow(cmd *cobra.Command, stdio Stdio, f *benchCmdFlags, name string, args []string) (*benchFlow, error) {
+	if len(f.chain) > 0 {
+		return buildChainFlow(cmd, f, name, args[0])
+	}
 	if !(len(args) == 1 && isURL(args[0]) || len(args) == 2 && !isURL(args[0])) {
 		return nil, usagef("want TARGET METHOD for gRPC or a URL for HTTP, got %q", args)
 	}
@@ -75,6 +80,22 @@ func buildFlow(cmd *cobra.Command, stdio Stdio, f *benchCmdFlags, name string, a
 		addresses: f.bench.addresses, inputs: inputs,
 	}
 	return bf, nil
+}
+
+// buildChainFlow makes a chained flow: its steps' calls on target.
+func buildChainFlow(cmd *cobra.Command, f *benchCmdFlags, name, target string) (*benchFlow, error) {
+	opts, slo, err := f.bench.options(cmd)
+	if err != nil {
+		return nil, err
+	}
+	if f.grpc.data != "" || f.grpc.dataFile != "" {
+		return nil, usagef("a flow of steps takes its requests from its steps' data")
+	}
+	ct, cleanup, err := f.grpc.chainTarget(cmd, target, f.chain, &opts)
+	if err != nil {
+		return nil, err
+	}
+	return &benchFlow{flow: load.Flow{Name: name, Target: ct.call, Options: opts}, slo: slo, close: cleanup, chain: ct}, nil
 }
 
 // flowName is a flow's default name: the method's name, or the URL's last
@@ -134,6 +155,9 @@ func closeFlows(flows []*benchFlow) []*benchFlow {
 }
 
 func (f flowSpec) args() []string {
+	if len(f.steps) > 0 {
+		return []string{f.target, f.steps[0].method}
+	}
 	if f.url != "" {
 		return []string{f.url}
 	}
@@ -153,6 +177,7 @@ func newFlowCmd(cmd *cobra.Command, sf *scenarioFile, spec flowSpec) (*flowCmd, 
 	fc.cmd.SetContext(cmd.Context())
 	fc.cmd.SetIn(cmd.InOrStdin())
 	fc.flags.register(fc.cmd.Flags())
+	fc.flags.chain = spec.steps
 	fs := fc.cmd.Flags()
 	fromCmd, err := copyFlowFlags(cmd.Flags(), fs)
 	if err != nil {

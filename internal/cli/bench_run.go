@@ -140,11 +140,12 @@ func runBench(cmd *cobra.Command, stdio Stdio, f *benchFlags, flows []*benchFlow
 	countAddresses(flows, res)
 	countInputs(flows, res)
 	runs := flowRuns(flows, res)
-	if err := writeRunReport(stdio, f, runs, res.Total); err != nil {
+	shown := append(runs[:len(runs):len(runs)], stepRuns(flows, res)...)
+	if err := writeRunReport(stdio, f, shown, res.Total); err != nil {
 		return err
 	}
 	if f.html != "" {
-		if err := writeRunHTML(cmd, stdio, f, runs, res.Total); err != nil {
+		if err := writeRunHTML(cmd, stdio, f, shown, res.Total); err != nil {
 			return err
 		}
 	}
@@ -197,6 +198,21 @@ func flowRuns(flows []*benchFlow, res *load.ScenarioResult) []report.Run {
 	runs := make([]report.Run, len(flows))
 	for i, fl := range flows {
 		runs[i] = report.Run{Name: fl.flow.Name, Result: res.Flows[i].Result, SLO: fl.slo}
+	}
+	return runs
+}
+
+// stepRuns are the steps of chained flows, each named FLOW/STEP: shown
+// after the flows, counted in their flow and not again in the total.
+func stepRuns(flows []*benchFlow, res *load.ScenarioResult) []report.Run {
+	var runs []report.Run
+	for i, fl := range flows {
+		if fl.chain == nil {
+			continue
+		}
+		for k, r := range fl.chain.results(res.Flows[i].Result) {
+			runs = append(runs, report.Run{Name: fl.flow.Name + "/" + fl.chain.steps[k].name, Result: r})
+		}
 	}
 	return runs
 }

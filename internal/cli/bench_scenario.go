@@ -50,6 +50,7 @@ type flowSpec struct {
 	method   string
 	url      string // or an HTTP URL
 	weight   float64
+	steps    []chainStepSpec // a chained flow's calls
 	settings []scenarioSetting
 }
 
@@ -60,7 +61,7 @@ const maxScenarioFile = 1 << 20
 const maxFlows = 64
 
 // flowKeys are the keys of a flow that are not flags.
-var flowKeys = map[string]bool{"name": true, "target": true, "method": true, "url": true, "weight": true}
+var flowKeys = map[string]bool{"name": true, "target": true, "method": true, "url": true, "weight": true, "steps": true}
 
 // runKeys are the settings of the whole run, not of a flow.
 var runKeys = map[string]bool{
@@ -170,6 +171,10 @@ func (sf *scenarioFile) parseFlow(n *yaml.Node) (flowSpec, error) {
 		f.settings = append(f.settings, s)
 	}
 	switch {
+	case len(f.steps) > 0 && (f.url != "" || f.method != "" || f.target == ""):
+		return f, sf.errAt(n.Line, "a flow of steps needs a target, and each step its method")
+	case len(f.steps) > 0:
+		return f, nil
 	case f.url != "" && (f.target != "" || f.method != ""):
 		return f, sf.errAt(n.Line, "a flow calls a url, or a target and method, not both")
 	case f.url == "" && (f.target == "" || f.method == ""):
@@ -181,6 +186,11 @@ func (sf *scenarioFile) parseFlow(n *yaml.Node) (flowSpec, error) {
 }
 
 func (sf *scenarioFile) flowKey(f *flowSpec, k, v *yaml.Node) error {
+	if k.Value == "steps" {
+		steps, err := sf.parseSteps(v)
+		f.steps = steps
+		return err
+	}
 	if v.Kind != yaml.ScalarNode || v.Value == "" {
 		return sf.errAt(v.Line, "%s: want a value", k.Value)
 	}
@@ -221,4 +231,55 @@ func (sf *scenarioFile) parseSetting(k, v *yaml.Node) (scenarioSetting, error) {
 		return s, sf.errAt(v.Line, "%s: want a value or a list of values", k.Value)
 	}
 	return s, nil
+}
+
+// parseSteps reads a chained flow's steps: each a name, a method and data.
+func (sf *scenarioFile) parseSteps(v *yaml.Node) ([]chainStepSpec, error) {
+	if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
+		return nil, sf.errAt(v.Line, "steps: want a list of steps")
+	}
+	if len(v.Content) > maxFlows {
+		return nil, sf.errAt(v.Line, "steps: %d steps, more than %d", len(v.Content), maxFlows)
+	}
+	var steps []chainStepSpec
+	names := map[string]bool{}
+	for _, n := range v.Content {
+		st, err := sf.parseStep(n)
+		if err != nil {
+			return nil, err
+		}
+		if names[st.name] {
+			return nil, sf.errAt(n.Line, "two steps are named %q", st.name)
+		}
+		names[st.name] = true
+		steps = append(steps, st)
+	}
+	return steps, nil
+}
+
+func (sf *scenarioFile) parseStep(n *yaml.Node) (chainStepSpec, error) {
+	st := chainStepSpec{line: n.Line}
+	if n.Kind != yaml.MappingNode {
+		return st, sf.errAt(n.Line, "a step: want name, method and data")
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if v.Kind != yaml.ScalarNode {
+			return st, sf.errAt(v.Line, "%s: want a value", k.Value)
+		}
+		switch k.Value {
+		case "name":
+			st.name = v.Value
+		case "method":
+			st.method = v.Value
+		case "data":
+			st.data = v.Value
+		default:
+			return st, sf.errAt(k.Line, "unknown step setting %q (a step has name, method and data)", k.Value)
+		}
+	}
+	if st.name == "" || st.method == "" || strings.ContainsAny(st.name, ".${}") {
+		return st, sf.errAt(n.Line, "a step needs a name (without . $ { }) and a method")
+	}
+	return st, nil
 }
