@@ -125,7 +125,7 @@ func scenarioFlows(cmd *cobra.Command, stdio Stdio, sf *scenarioFile) ([]*benchF
 			spec.name = flowName(spec.args())
 		}
 		if names[spec.name] {
-			return nil, usageError{sf.errAt(spec.line, "two flows are named %q; give each a name:", spec.name)}
+			return nil, usageError{sf.errAt(spec.line, "two flows are named %q; give each its own name", spec.name)}
 		}
 		names[spec.name] = true
 		fc, err := newFlowCmd(cmd, sf, spec)

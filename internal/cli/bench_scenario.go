@@ -83,7 +83,7 @@ func readScenario(path string) (*scenarioFile, error) {
 	}
 	sf := &scenarioFile{path: path}
 	if len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
-		return nil, fmt.Errorf("%s: want a mapping of settings with flows:", path)
+		return nil, fmt.Errorf("%s: want a mapping of settings and a list of flows", path)
 	}
 	if err := sf.parseTop(doc.Content[0]); err != nil {
 		return nil, err
