@@ -200,6 +200,9 @@ func newFlowCmd(cmd *cobra.Command, sf *scenarioFile, spec flowSpec) (*flowCmd, 
 	if spec.weight > 0 && fc.flags.bench.rate != "" {
 		return nil, sf.errAt(spec.line, "flow %q has a weight: it shares the top-level rate and takes no rate of its own", spec.name)
 	}
+	if spec.weight > 0 && fc.flags.grpc.dataOrder == orderPerCaller {
+		return nil, sf.errAt(spec.line, "flow %q has a weight, an open loop: --data-order per-caller needs a closed loop's callers", spec.name)
+	}
 	if _, _, err := fc.flags.bench.options(fc.cmd); err != nil {
 		return nil, fmt.Errorf("flow %q: %w", spec.name, err)
 	}
