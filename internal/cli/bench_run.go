@@ -238,12 +238,15 @@ func writeRunReport(stdio Stdio, f *benchFlags, runs []report.Run, total *load.R
 // with its own SLO) and their total.
 func writeRunHTML(cmd *cobra.Command, stdio Stdio, f *benchFlags, runs []report.Run, total *load.Result) error {
 	args := strings.Join(cmd.Flags().Args(), " ")
+	if args == "" {
+		args = "--scenario " + f.scenario
+	}
 	if len(runs) == 1 {
 		run := report.Run{Name: args, Result: runs[0].Result}
 		opts := report.HTMLOptions{Title: "rpckit bench " + args, SLO: runs[0].SLO, Settings: benchSettings(f, cmd.Flags())}
 		return writeHTMLOutput(stdio.Out, f.html, opts, run)
 	}
-	opts := report.HTMLOptions{Title: "rpckit bench --scenario " + f.scenario, Settings: []string{fmt.Sprintf("%d flows from %s", len(runs), f.scenario)}}
+	opts := report.HTMLOptions{Title: "rpckit bench " + args, Settings: []string{fmt.Sprintf("%d flows from %s", len(runs), f.scenario)}}
 	all := append(runs[:len(runs):len(runs)], report.Run{Name: "all flows", Result: total})
 	return writeHTMLOutput(stdio.Out, f.html, opts, all...)
 }
