@@ -80,6 +80,10 @@ func TestFlowsJSON(t *testing.T) {
 	if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
 		t.Fatal(err)
 	}
+	back, err := ReadJSON(bytes.NewReader(buf.Bytes()))
+	if err != nil || back.Calls != total.Calls || back.Corrected.Count() != total.Corrected.Count() || back.Errors != total.Errors {
+		t.Errorf("ReadJSON of a flows report: %v, %v; want the total", back, err)
+	}
 	if got.Schema != FlowsJSONSchema || len(got.Flows) != 2 || got.Flows[0].Name != "fast" || got.Flows[0].Calls != 3000 ||
 		!got.Flows[0].SLO.Met || got.Flows[1].SLO.Met || got.Total.Calls != 4000 || got.Total.Errors != 100 || got.Total.SLO != nil {
 		t.Errorf("flows JSON %+v", got)

@@ -194,17 +194,27 @@ func pointJSON(p load.Point) jsonPoint {
 
 // ReadJSON reads a Result written by WriteJSON. Histograms are restored
 // exactly, so Results read from several files merge (load.Merge) into
-// exact percentiles.
+// exact percentiles. Of a report of several flows (WriteFlows) it reads
+// the total.
 func ReadJSON(rd io.Reader) (*load.Result, error) {
-	var jr jsonResult
+	var doc struct {
+		jsonResult
+		Total *jsonResult `json:"total"`
+	}
 	dec := json.NewDecoder(rd)
-	if err := dec.Decode(&jr); err != nil {
+	if err := dec.Decode(&doc); err != nil {
 		return nil, fmt.Errorf("report: read json: %w", err)
 	}
-	if jr.Schema != "" && jr.Schema != JSONSchema {
-		return nil, fmt.Errorf("report: read json: schema %q, want %q", jr.Schema, JSONSchema)
+	jr := &doc.jsonResult
+	switch {
+	case jr.Schema == FlowsJSONSchema && doc.Total == nil:
+		return nil, fmt.Errorf("report: read json: a report of flows without a total")
+	case jr.Schema == FlowsJSONSchema:
+		jr = doc.Total
+	case jr.Schema != "" && jr.Schema != JSONSchema:
+		return nil, fmt.Errorf("report: read json: schema %q, want %q or %q", jr.Schema, JSONSchema, FlowsJSONSchema)
 	}
-	r, err := fromJSON(&jr)
+	r, err := fromJSON(jr)
 	if err != nil {
 		return nil, fmt.Errorf("report: read json: %w", err)
 	}
