@@ -62,8 +62,9 @@ func TestCallersRamp(t *testing.T) {
 	if early.Load() > 0 {
 		t.Errorf("%d calls with more than 2 callers in the ramp's first 150ms", early.Load())
 	}
-	if res.Duration < 550*time.Millisecond || res.Duration > 700*time.Millisecond || res.Calls != calls.Load() {
-		t.Errorf("ran %s with %d calls (%d made), want about the stages' 600ms", res.Duration, res.Calls, calls.Load())
+	// The stages bound the run: 600ms, and the last calls' ends.
+	if res.Duration < 550*time.Millisecond || res.Duration > 600*time.Millisecond+DefaultDrain || res.Calls != calls.Load() {
+		t.Errorf("ran %s with %d calls (%d made), want the stages' 600ms", res.Duration, res.Calls, calls.Load())
 	}
 }
 
