@@ -11,7 +11,15 @@
 // however far behind it is, counting the calls it did not send, so a run
 // lasts its schedule and a drain no longer than the call timeout. How late
 // calls started (schedule lag) is reported. In closed loop (no Pacer)
-// Options.Concurrency workers call back to back.
+// Options.Concurrency workers call back to back, or Options.Callers ramps
+// them in stages.
+//
+// A Scenario runs several named flows at once (RunScenario), each with its
+// own target and executor: a constant or ramping arrival rate, a closed
+// loop of fixed or ramping callers, or a weighted share of one overall
+// rate. Each flow is a Run, bounded in count and time as Options say, so a
+// single-target run is a one-flow scenario; a ScenarioResult holds each
+// flow's Result and their merged total.
 //
 // Failed calls are counted and timed apart, in a histogram of their own:
 // never in the latency histograms of successful calls or in Result.Rate.

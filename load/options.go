@@ -25,6 +25,12 @@ type Options struct {
 	// Concurrency is the number of closed-loop workers, each with one call
 	// in flight (default 1). Open loop ignores it.
 	Concurrency int
+	// Callers, when set, ramps a closed loop's callers in stages instead of
+	// Concurrency: each stage moves them evenly to its Target over its
+	// Length (from 0 before the first). Warm-up runs the first stage's
+	// Target callers. The measured run lasts the stages, or Duration if
+	// that is shorter. Open loop refuses it.
+	Callers []Stage
 	// MaxInFlight caps the calls in flight in open loop (default
 	// DefaultMaxInFlight). A call due while the cap is reached is not sent
 	// and is counted in Result.NotSent.
@@ -87,6 +93,9 @@ func (o Options) withDefaults() (Options, error) {
 	if err := o.check(); err != nil {
 		return o, err
 	}
+	if n := stagesLength(o.Callers); n > 0 && (o.Duration == 0 || n < o.Duration) {
+		o.Duration = n
+	}
 	if o.Count == 0 && o.Duration == 0 && !o.pacerEnds() {
 		o.Duration = DefaultDuration
 	}
@@ -103,6 +112,12 @@ func (o Options) check() error {
 		return fmt.Errorf("load: count %d is negative", o.Count)
 	case o.Duration < 0 || o.Warmup < 0 || o.Timeout < 0 || o.Drain < 0:
 		return errors.New("load: durations must not be negative")
+	}
+	if len(o.Callers) > 0 && o.Pacer != nil {
+		return errors.New("load: a ramp of callers is closed loop; it takes no pacer")
+	}
+	if err := checkStages(o.Callers); err != nil {
+		return err
 	}
 	return o.checkPacer()
 }
@@ -137,7 +152,15 @@ func (o Options) pacerEnds() bool {
 func (o Options) shards() int {
 	n := min(runtime.GOMAXPROCS(0), 16)
 	if o.Pacer == nil {
-		n = min(n, o.Concurrency)
+		n = min(n, o.callers())
 	}
 	return max(n, 1)
+}
+
+// callers is how many closed-loop workers the run starts.
+func (o Options) callers() int {
+	if len(o.Callers) > 0 {
+		return MaxCallers(o.Callers)
+	}
+	return o.Concurrency
 }

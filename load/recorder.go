@@ -207,6 +207,12 @@ func RecorderFrom(ctx context.Context) *Recorder {
 	return r
 }
 
+// Measured reports whether the call is measured: false during warm-up,
+// and for a nil Recorder.
+func (r *Recorder) Measured() bool {
+	return r != nil && r.measured.Load()
+}
+
 // Record adds d to the run's extra latencies (Result.Extra).
 func (r *Recorder) Record(d time.Duration) {
 	if r == nil || !r.measured.Load() {

@@ -32,6 +32,10 @@ type Result struct {
 	// included); nil otherwise. Run leaves it to the caller.
 	Addresses map[string]int64
 
+	// Inputs is the number of distinct request inputs (rows of a data
+	// file) the calls used, when the caller counts them; 0 otherwise.
+	Inputs int64
+
 	// CPU is the CPU time, user and system, the process used while
 	// measuring: the load generator's cost when it runs alone. Zero where
 	// it cannot be measured.
@@ -168,6 +172,7 @@ func (out *Result) add(r *Result) {
 	out.Errors += r.Errors
 	out.NotSent += r.NotSent
 	out.CutOff += r.CutOff
+	out.Inputs += r.Inputs
 	out.CPU += r.CPU
 	addLabels(out.Codes, r.Codes, maxCodes)
 	addLabels(out.Messages, r.Messages, maxMessages)

@@ -246,9 +246,10 @@ func (r *run) recorder(id int) (*Recorder, context.Context) {
 	return rec, context.WithValue(r.callCtx, recorderKey{}, rec)
 }
 
-// closedLoop runs Concurrency workers back to back until the bounds.
+// closedLoop runs Concurrency workers back to back until the bounds, or
+// as many as the ramp of Callers has at each moment.
 func (r *run) closedLoop(ctx context.Context) {
-	for w := range r.opts.Concurrency {
+	for w := range r.opts.callers() {
 		r.workers.Add(1)
 		go r.closedWorker(w)
 	}
@@ -264,6 +265,10 @@ func (r *run) closedWorker(id int) {
 	rec, ctx := r.recorder(id)
 	for {
 		now := r.now()
+		if !r.awaitTurn(id, now) {
+			return
+		}
+		now = r.now()
 		j, ok := r.nextClosed(now)
 		if !ok {
 			return

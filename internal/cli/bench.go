@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -22,9 +20,10 @@ const exitSLOFailed = 3
 // benchFlags bind the load options shared by every kind of target: most
 // straight into a load.Options, the pacer from --rate and --step.
 type benchFlags struct {
-	opts load.Options
-	rate string
-	step time.Duration
+	opts    load.Options
+	rate    string
+	step    time.Duration
+	callers string
 
 	format   string
 	output   string
@@ -34,6 +33,8 @@ type benchFlags struct {
 	spectrum bool
 	progress bool
 	config   string
+	scenario string
+	printSc  bool
 
 	extraTitle string                  // what the target's own recorded latencies are
 	addresses  func() map[string]int64 // calls by address, when the target counts them
@@ -41,6 +42,7 @@ type benchFlags struct {
 
 func (f *benchFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.rate, "rate", "", "open loop: calls/s, or `FROM:TO:+STEP` for a ramp (with --step)")
+	fs.StringVar(&f.callers, "callers", "", "closed loop: ramp the calls in flight in `TARGET:LENGTH,...` stages, e.g. 10:30s,50:1m,0:10s")
 	durationVar(fs, &f.step, "step", 10*time.Second, "how long each rate of a ramp lasts")
 	fs.IntVarP(&f.opts.Concurrency, "concurrency", "c", 0, "closed loop: calls in flight (default 1; with --rate, the cap on calls in flight)")
 	fs.Int64VarP(&f.opts.Count, "count", "n", 0, "stop after this many measured calls")
@@ -55,6 +57,8 @@ func (f *benchFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.slo, "slo", "", "objectives such as 'p99<200ms,errors<0.1%'; exit 3 when missed")
 	fs.BoolVar(&f.spectrum, "spectrum", false, "add the detailed percentile spectrum to the text report")
 	fs.BoolVar(&f.progress, "progress", false, "print a progress line each second (default: when stderr is a terminal)")
+	fs.StringVar(&f.scenario, "scenario", "", "YAML `file` of several flows run at once, each with its target, data, executor and SLO (see bench --help)")
+	fs.BoolVar(&f.printSc, "print-scenario", false, "print the scenario file the command line means, and exit")
 	fs.StringVar(&f.config, "config", "", "YAML or JSON `file` of settings keyed by flag name (plus target, method or url; ${VAR} expanded); flags override it")
 }
 
@@ -73,10 +77,18 @@ func (f *benchFlags) options(cmd *cobra.Command) (load.Options, report.SLO, erro
 			opts.MaxInFlight = f.opts.Concurrency
 		}
 	}
-	switch f.format {
-	case "text", "json", "csv":
-	default:
-		return opts, nil, usagef("--format %q: want text, json or csv", f.format)
+	if f.callers != "" {
+		if f.rate != "" {
+			return opts, nil, usagef("--callers ramps a closed loop; --rate makes an open one: give one")
+		}
+		stages, err := load.ParseStages(f.callers)
+		if err != nil {
+			return opts, nil, usageError{err}
+		}
+		opts.Callers = stages
+	}
+	if err := f.checkFormat(); err != nil {
+		return opts, nil, err
 	}
 	var slo report.SLO
 	if f.slo != "" {
@@ -88,12 +100,19 @@ func (f *benchFlags) options(cmd *cobra.Command) (load.Options, report.SLO, erro
 	return opts, slo, nil
 }
 
+func (f *benchFlags) checkFormat() error {
+	switch f.format {
+	case "text", "json", "csv":
+		return nil
+	}
+	return usagef("--format %q: want text, json or csv", f.format)
+}
+
 func newBenchCmd(stdio Stdio) *cobra.Command {
-	var bf benchFlags
-	var gf grpcBenchFlags
-	var hf httpBenchFlags
+	var f benchCmdFlags
+	bf := &f.bench
 	cmd := &cobra.Command{
-		Use:   "bench TARGET METHOD | bench URL",
+		Use:   "bench TARGET METHOD | bench URL | bench --scenario FILE",
 		Short: "Load-test a gRPC method or an HTTP endpoint",
 		Long: `Load-test a gRPC method (TARGET METHOD) or an HTTP endpoint (a http:// or
 https:// URL).
@@ -127,12 +146,60 @@ address (lean: at least a connection per address), and the report counts
 them by address. --service-config and --breaker (grpc engine) apply a gRPC
 service config and a circuit breaker, as for call.
 
+--scenario FILE runs several flows at once, each with its own target (TARGET
+and METHOD, or a URL), data, executor and SLO; settings are keyed by flag
+name, at the top level for every flow or in a flow for itself, and flags on
+the command line win over both:
+
+  rate: 400                 # shared by the flows with a weight, 3:1 here
+  duration: 30s
+  plaintext: true
+  flows:
+    - name: rank
+      target: 127.0.0.1:50051
+      method: rpckit.ranking.v1.RankingService/Rank
+      data: '{"context": {"userId": "u1"}}'
+      weight: 3
+      slo: p99<200ms,errors<1%
+    - name: page
+      url: http://127.0.0.1:8080/v1/page
+      weight: 1
+    - name: browse          # an executor of its own: rate, concurrency,
+      target: 127.0.0.1:50051   # or callers (stages TARGET:LENGTH,...)
+      method: rpckit.ranking.v1.RankingService/Rank
+      callers: 10:30s,10:1m,0:10s
+
+A flow of steps (steps: instead of method) is a chain of unary calls on its
+target, made in turn as one call of the flow; a step's data may use a value
+of an earlier step's response as ${STEP.PATH} (PATH as convert --get takes
+it; "${...}" as a whole JSON string is replaced by the value's JSON):
+
+    - name: rank-feedback
+      target: 127.0.0.1:50051
+      steps:
+        - {name: rank, method: pkg.Ranking/Rank, data: '{"userId": "u1"}'}
+        - name: feedback
+          method: pkg.Ranking/Feedback
+          data: '{"itemId": "${rank.items[0].id}"}'
+
+Each step's latency is reported on its own, as FLOW/STEP (counted in its
+flow, not again in the total); chains call through grpc-go.
+
+Unknown keys and bad values are errors naming the file and line. The report
+opens with a line per flow (calls, errors, rate, latency, SLO verdict), then
+each flow's report and the total's; JSON ("schema": "rpckit.bench.flows/v1")
+has flows and total, CSV a row per flow, HTML a run per flow. --print-scenario
+writes the file a command line means.
+
 Exit codes: 0 done (and the SLO met), 1 error or every call failed (with the
 first error's text), 2 usage, 3 the SLO was missed (one line on stderr,
-whatever the format). Without --slo, any failed call prints a warning on stderr.`,
+whatever the format). Without --slo, any failed call prints a warning on stderr.
+With several flows: 1 when a flow had no successful call, 3 when a flow
+missed its SLO, each named.`,
 		Example: `  rpckit bench --plaintext -c 48 --duration 10s 127.0.0.1:50051 rpckit.ranking.v1.RankingService/Rank -d '{"context":{"userId":"u1"},"candidateCount":1000}'
   rpckit bench --plaintext --rate 100:1000:+100 --step 5s --warmup 5s --slo 'p99<200ms,errors<0.1%' 127.0.0.1:50051 pkg.Svc/Method
   rpckit bench -c 16 -n 10000 --keepalive=false -X POST -d '{}' http://127.0.0.1:8080/v1/rank
+  rpckit bench --scenario flows.yaml --html report.html
   rpckit bench merge a.hlog b.hlog
   rpckit bench compare before.json after.json`,
 		Args: argsBetween(0, 2),
@@ -143,89 +210,24 @@ whatever the format). Without --slo, any failed call prints a warning on stderr.
 					return err
 				}
 			}
-			if !(len(args) == 1 && isURL(args[0]) || len(args) == 2 && !isURL(args[0])) {
-				return usagef("want TARGET METHOD for gRPC or a URL for HTTP, got %q", args)
+			if bf.printSc {
+				return printScenario(cmd, stdio.Out, args)
 			}
-			opts, slo, err := bf.options(cmd)
+			flows, pacer, err := benchFlows(cmd, stdio, &f, args)
 			if err != nil {
 				return err
 			}
-			var target load.Target
-			var cleanup func()
-			if isURL(args[0]) {
-				if err := hf.takeData(cmd.Flags(), gf.data); err != nil {
-					return err
-				}
-				target, opts.Code, cleanup, err = hf.target(cmd, args[0], &bf)
-			} else {
-				if err := gf.check(cmd.Flags()); err != nil {
-					return err
-				}
-				target, cleanup, err = gf.target(cmd, stdio, args[0], args[1], &bf, &opts)
-			}
-			if err != nil {
-				return err
-			}
-			defer cleanup()
-			return runBench(cmd, stdio, &bf, opts, slo, target)
+			defer closeFlows(flows)
+			return runBench(cmd, stdio, bf, flows, pacer)
 		},
 	}
-	bf.register(cmd.Flags())
-	gf.register(cmd.Flags())
-	hf.register(cmd.Flags())
+	f.register(cmd.Flags())
 	cmd.AddCommand(newBenchMergeCmd(stdio), newBenchCompareCmd(stdio), newBenchReportCmd(stdio))
 	return cmd
 }
 
 func isURL(s string) bool {
 	return strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://")
-}
-
-func runBench(cmd *cobra.Command, stdio Stdio, f *benchFlags, opts load.Options, slo report.SLO, target load.Target) error {
-	var hlog *hdrLogFile
-	if f.hdrLog != "" {
-		hlog = &hdrLogFile{path: f.hdrLog}
-		defer hlog.close()
-	}
-	showProgress := f.progress || !cmd.Flags().Changed("progress") && isTerminal(stdio.Err)
-	opts.Progress = func(p load.Progress) {
-		if hlog != nil {
-			hlog.write(p)
-		}
-		if showProgress {
-			printProgress(stdio.Err, p)
-		}
-	}
-	res, err := load.Run(cmd.Context(), opts, target)
-	if res != nil && f.addresses != nil {
-		res.Addresses = f.addresses()
-	}
-	if showProgress {
-		fmt.Fprintln(stdio.Err)
-	}
-	if err != nil && !errors.Is(err, context.Canceled) {
-		return err
-	}
-	if hlog != nil {
-		if hlog.finish(res); hlog.err != nil {
-			return fmt.Errorf("--hdr-log: %w", hlog.err)
-		}
-	}
-	if err := writeReport(stdio, f, res, slo); err != nil {
-		return err
-	}
-	if f.html != "" {
-		title := "rpckit bench " + strings.Join(cmd.Flags().Args(), " ")
-		run := report.Run{Name: strings.Join(cmd.Flags().Args(), " "), Result: res}
-		opts := report.HTMLOptions{Title: title, SLO: slo, Settings: benchSettings(f, cmd.Flags())}
-		if err := writeHTMLOutput(stdio.Out, f.html, opts, run); err != nil {
-			return err
-		}
-	}
-	if err != nil {
-		return err // interrupted: the partial report is out, and says so
-	}
-	return benchOutcome(stdio.Err, res, slo)
 }
 
 // benchOutcome is how a finished run ends: an error when no call

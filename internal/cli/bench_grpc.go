@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"time"
@@ -26,6 +27,7 @@ type grpcBenchFlags struct {
 	connections  int
 	dataTemplate bool
 	dataFile     string
+	dataOrder    string
 	perConn      int
 	interval     time.Duration
 	engine       string
@@ -40,7 +42,8 @@ func (f *grpcBenchFlags) register(fs *pflag.FlagSet) {
 	fs.IntVar(&f.perConn, "streams-per-connection", 0, "calls in flight per connection: opens concurrency/N connections (overrides --connections)")
 	durationVar(fs, &f.interval, "stream-interval", 0, "pause between the request messages of a client or bidi stream")
 	fs.BoolVar(&f.dataTemplate, "data-template", false, "render -d as a Go template for each call: {{.RequestNumber}}, {{.WorkerID}}, {{.Data.field}}, {{randomInt 1 100}}, {{uuid}}, {{json .Data.name}}")
-	fs.StringVar(&f.dataFile, "data-file", "", "JSON-lines `file` whose lines templates see as .Data, shared out among closed-loop workers")
+	fs.StringVar(&f.dataFile, "data-file", "", "requests from a `file` of JSON lines, or CSV (.csv: a header row of field names), a row a call; with --data-template, each row is .Data")
+	fs.StringVar(&f.dataOrder, "data-order", orderSequential, "how calls take the rows of --data-file: sequential, random, or per-caller (each closed-loop caller its own)")
 	f.registerEngine(fs)
 }
 
@@ -50,6 +53,8 @@ type benchRequests struct {
 	method protoreflect.MethodDescriptor
 	reqs   [][]byte
 	tmpl   *requestTemplate
+	data   *dataSet   // the rows of --data-file
+	rows   [][][]byte // without a template: each row's request, encoded
 }
 
 // The gRPC engines of bench, as --engine names them.
@@ -71,29 +76,30 @@ func (f *grpcBenchFlags) checkEngine() error {
 
 // target builds the gRPC load target (invoke/loadtarget) and sets what
 // opts needs for it.
-func (f *grpcBenchFlags) target(cmd *cobra.Command, stdio Stdio, target, method string, bf *benchFlags, opts *load.Options) (load.Target, func(), error) {
+// The returned inputs, when not nil, counts the distinct data rows used.
+func (f *grpcBenchFlags) target(cmd *cobra.Command, stdio Stdio, target, method string, bf *benchFlags, opts *load.Options) (_ load.Target, _ func(), inputs func() int64, _ error) {
 	ctx := cmd.Context()
 	if err := f.checkEngine(); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if (f.policy.serviceConfig != "" || f.policy.breaker != "") && f.engine != engineGRPC {
-		return nil, nil, usagef("--service-config and --breaker need --engine grpc")
+		return nil, nil, nil, usagef("--service-config and --breaker need --engine grpc")
 	}
 	md, err := f.conn.callMetadata()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if err := f.policy.apply(&f.conn, target, nil); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	s, err := open(ctx, target, &f.conn, &f.schema)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	var r benchRequests
 	if err := r.prepare(ctx, s, method, f, bf, stdio); err != nil {
 		s.close()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	// The requests are encoded (or their template parsed): the load test
 	// needs no more of the schema, and an open reflection stream would
@@ -105,11 +111,14 @@ func (f *grpcBenchFlags) target(cmd *cobra.Command, stdio Stdio, target, method 
 	lt, err := f.loadTarget(ctx, target, s, &r, md, bf)
 	if err != nil {
 		s.close()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	lt.Apply(opts)
 	bf.addresses = lt.CallsPerAddress
-	return lt.Call, func() { lt.Close(); s.close() }, nil
+	if r.data != nil {
+		inputs = r.data.distinct
+	}
+	return lt.Call, func() { lt.Close(); s.close() }, inputs, nil
 }
 
 // loadTarget opens the connections of the chosen engine for the prepared
@@ -127,6 +136,8 @@ func (f *grpcBenchFlags) loadTarget(ctx context.Context, target string, s *sessi
 	}
 	if r.tmpl != nil {
 		o.Render = r.tmpl.requests
+	} else if r.data != nil {
+		o.Requests, o.Render = nil, r.rowRequests
 	}
 	if o.Engine == loadtarget.Lean {
 		d := f.conn.opts
@@ -152,16 +163,17 @@ func (t *benchRequests) prepare(ctx context.Context, s *session, method string, 
 		return err
 	}
 	data := f.data
-	if f.dataTemplate {
-		workers := 0
-		if bf.rate == "" {
-			workers = max(bf.opts.Concurrency, 1)
+	if f.dataFile != "" {
+		if err := t.readData(f, bf, codec); err != nil {
+			return err
 		}
-		t.tmpl, err = newRequestTemplate(data, f.dataFile, workers, codec, md.Input())
+	}
+	if f.dataTemplate {
+		t.tmpl, err = newRequestTemplate(data, t.data, codec, md.Input())
 		return err
 	}
-	if f.dataFile != "" {
-		return usagef("--data-file needs --data-template")
+	if t.data != nil {
+		return nil
 	}
 	if data == "" {
 		data = "{}"
@@ -185,4 +197,48 @@ func (t *benchRequests) prepare(ctx context.Context, s *session, method string, 
 		return fmt.Errorf("%s takes one request message; the data has %d", md.FullName(), len(t.reqs))
 	}
 	return nil
+}
+
+// readData reads --data-file in --data-order; without a template each row
+// is encoded once as a request.
+func (t *benchRequests) readData(f *grpcBenchFlags, bf *benchFlags, codec invoke.JSONCodec) error {
+	if err := checkDataOrder(f.dataOrder); err != nil {
+		return err
+	}
+	if f.data != "" && !f.dataTemplate {
+		return usagef("-d and --data-file both give the requests; give one, or --data-template to render -d with each row as .Data")
+	}
+	callers := max(bf.opts.Concurrency, 1)
+	if bf.callers != "" {
+		stages, _ := load.ParseStages(bf.callers)
+		callers = load.MaxCallers(stages)
+	}
+	if f.dataOrder == orderPerCaller && bf.rate != "" {
+		return usagef("--data-order per-caller shares the rows among a closed loop's callers; --rate makes an open loop")
+	}
+	var err error
+	if t.data, err = readDataSet(f.dataFile, f.dataOrder, callers, t.method.Input()); err != nil {
+		return err
+	}
+	if f.dataTemplate {
+		return nil
+	}
+	t.rows = make([][][]byte, len(t.data.rows))
+	for i, row := range t.data.rows {
+		js, err := json.Marshal(row)
+		if err != nil {
+			return fmt.Errorf("--data-file %s: row %d: %w", f.dataFile, i+1, err)
+		}
+		wire, err := codec.Encode(nil, t.method.Input(), js)
+		if err != nil {
+			return fmt.Errorf("--data-file %s: row %d: %w", f.dataFile, i+1, err)
+		}
+		t.rows[i] = [][]byte{wire}
+	}
+	return nil
+}
+
+// rowRequests is a call's request: its row of the data file.
+func (t *benchRequests) rowRequests(ctx context.Context) ([][]byte, error) {
+	return t.rows[t.data.pick(load.RecorderFrom(ctx).Worker())], nil
 }

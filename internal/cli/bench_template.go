@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"crypto/rand"
@@ -9,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	mrand "math/rand/v2"
-	"os"
 	"sync"
 	"sync/atomic"
 	"text/template"
@@ -22,18 +20,16 @@ import (
 // requestTemplate renders -d as a Go template for each call, when
 // --data-template asks for it; the template is parsed once.
 //
-// Fields: .RequestNumber (from 0), .WorkerID, .Data (this call's line of
-// --data-file, decoded). Functions: randomInt MIN MAX (MIN <= n < MAX),
+// Fields: .RequestNumber (from 0), .WorkerID, .Data (this call's row of
+// --data-file, decoded, picked in the --data-order). Functions: randomInt MIN MAX (MIN <= n < MAX),
 // uuid, json VALUE (JSON-encodes VALUE, for strings in a template).
 type requestTemplate struct {
-	tmpl    *template.Template
-	codec   invoke.JSONCodec
-	input   protoreflect.MessageDescriptor
-	lines   []any
-	workers int // lines are partitioned over this many workers; 0: shared
-	calls   atomic.Int64
-	perW    []atomic.Int64
-	bufs    sync.Pool
+	tmpl  *template.Template
+	codec invoke.JSONCodec
+	input protoreflect.MessageDescriptor
+	data  *dataSet // nil without --data-file
+	calls atomic.Int64
+	bufs  sync.Pool
 }
 
 type templateData struct {
@@ -56,66 +52,29 @@ var templateFuncs = template.FuncMap{
 	},
 }
 
-func newRequestTemplate(text, dataFile string, workers int, codec invoke.JSONCodec, input protoreflect.MessageDescriptor) (*requestTemplate, error) {
+func newRequestTemplate(text string, data *dataSet, codec invoke.JSONCodec, input protoreflect.MessageDescriptor) (*requestTemplate, error) {
 	tmpl, err := template.New("-d").Funcs(templateFuncs).Option("missingkey=error").Parse(text)
 	if err != nil {
 		return nil, fmt.Errorf("--data-template: %w", err)
 	}
-	t := &requestTemplate{tmpl: tmpl, codec: codec, input: input, workers: workers}
-	t.perW = make([]atomic.Int64, max(workers, 1))
-	if dataFile != "" {
-		if t.lines, err = readJSONLines(dataFile); err != nil {
-			return nil, err
-		}
-	}
-	// One render up front, so a template that cannot work fails before the run.
+	t := &requestTemplate{tmpl: tmpl, codec: codec, input: input, data: data}
+	// One render up front, so a template that cannot work fails before the
+	// run; its row does not count as used.
 	if _, err := t.render(context.Background(), 0, 0); err != nil {
 		return nil, err
 	}
-	t.perW[0].Store(0)
+	if data != nil {
+		data.reset()
+	}
 	return t, nil
 }
 
-func readJSONLines(path string) ([]any, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("--data-file: %w", err)
-	}
-	defer f.Close()
-	var out []any
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 16<<20)
-	for n := 1; sc.Scan(); n++ {
-		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
-			continue
-		}
-		var v any
-		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
-			return nil, fmt.Errorf("--data-file %s:%d: %w", path, n, err)
-		}
-		out = append(out, v)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("--data-file: %w", err)
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("--data-file %s: no lines", path)
-	}
-	return out, nil
-}
-
-// line picks this call's data line: workers of a closed loop each cycle
-// through their own share of the lines; otherwise calls take them in turn.
-func (t *requestTemplate) line(worker int, number int64) any {
-	if len(t.lines) == 0 {
+// line picks this call's data row, or nil without a data file.
+func (t *requestTemplate) line(worker int) any {
+	if t.data == nil {
 		return nil
 	}
-	if t.workers > 1 && worker < t.workers && len(t.lines) >= t.workers {
-		k := t.perW[worker].Add(1) - 1
-		share := (len(t.lines) - worker + t.workers - 1) / t.workers
-		return t.lines[worker+t.workers*int(k%int64(share))]
-	}
-	return t.lines[number%int64(len(t.lines))]
+	return t.data.rows[t.data.pick(worker)]
 }
 
 // requests renders the template for one call and encodes its messages.
@@ -131,7 +90,7 @@ func (t *requestTemplate) render(_ context.Context, worker int, number int64) ([
 	}
 	defer t.bufs.Put(buf)
 	buf.Reset()
-	data := templateData{RequestNumber: number, WorkerID: worker, Data: t.line(worker, number)}
+	data := templateData{RequestNumber: number, WorkerID: worker, Data: t.line(worker)}
 	if err := t.tmpl.Execute(buf, data); err != nil {
 		return nil, fmt.Errorf("--data-template: %w", err)
 	}

@@ -19,12 +19,16 @@ func TestRequestTemplate(t *testing.T) {
 	}
 	md := (&testv1.EchoRequest{}).ProtoReflect().Descriptor()
 	text := `{"number":"{{.RequestNumber}}","item":{"name":{{json .Data.n}},"code":{{.WorkerID}},"nickname":"{{uuid}}","id":"{{randomInt 5 6}}"}}`
-	tmpl, err := newRequestTemplate(text, data, 2, oracle.ProtoJSON{}, md)
+	rows, err := readDataSet(data, orderPerCaller, 2, md)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl, err := newRequestTemplate(text, rows, oracle.ProtoJSON{}, md)
 	if err != nil {
 		t.Fatal(err)
 	}
 	uuid := regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
-	// Two workers of a closed loop each cycle through their own lines.
+	// Two callers of a closed loop each cycle through their own rows.
 	wantNames := map[int][]string{0: {"a", "c", "a"}, 1: {"b", "d", "b"}}
 	for worker, names := range wantNames {
 		for i, want := range names {

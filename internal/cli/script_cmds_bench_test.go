@@ -52,7 +52,8 @@ func cmdBodyServer(ts *testscript.TestScript, neg bool, args []string) {
 //
 //	exits CODE [-within DURATION] PROG ARG...
 //
-// The program's stdout and stderr become the script's, for stdout and
+// The program sees the script's servers' variables (PLAIN, HTTP ...).
+// Its stdout and stderr become the script's, for stdout and
 // stderr to check. It is killed, and the script fails, if it has not
 // exited within DURATION (default 60s): a generous bound for a command
 // that must not hang, not a timing assertion.
@@ -75,6 +76,9 @@ func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
 	cmd := exec.CommandContext(ctx, path, args[1:]...)
 	cmd.Dir = ts.MkAbs(".")
 	cmd.Env = append(os.Environ(), "HOME="+ts.Getenv("HOME"))
+	for _, k := range []string{"PLAIN", "ALPHA", "NOREFL", "TLS", "MTLS", "UNIX", "HTTP"} {
+		cmd.Env = append(cmd.Env, k+"="+ts.Getenv(k)) // the servers, for files that name them
+	}
 	cmd.Stdout, cmd.Stderr = ts.Stdout(), ts.Stderr()
 	start := time.Now()
 	err = cmd.Run()

@@ -2,7 +2,10 @@
 // ghz's with wrk2's detailed percentile spectrum, JSON, CSV, HdrHistogram
 // interval logs (written, read and merged), SLO verdicts with the capacity
 // and knee of a ramp, side-by-side comparisons, and a self-contained HTML
-// page with plots comparing several runs (WriteHTML). Every rendering
+// page with plots comparing several runs (WriteHTML). A run of several flows
+// (load.Scenario) renders as each flow with its own SLO and their total,
+// in text (WriteFlowsText), JSON (JSONOptions.WriteFlows), CSV
+// (CSVOptions.WriteFlows) and HTML (a Run per flow). Every rendering
 // counts failed calls apart: never in rates or in the latency figures of
 // successful calls. The JSON form is versioned (JSONSchema). UPlot gives
 // the page's plotting library as files, for pages (the ui's) that serve it.

@@ -20,6 +20,9 @@ import (
 type Run struct {
 	Name   string
 	Result *load.Result
+	// SLO, when set, is the run's own, in place of HTMLOptions.SLO: a
+	// flow's of a run of several flows.
+	SLO SLO
 }
 
 // HTMLOptions configure WriteHTML. The zero value gives a report titled

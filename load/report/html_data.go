@@ -123,9 +123,17 @@ func newHTMLData(opts HTMLOptions, runs []Run) *htmlData {
 	d.Seconds = secondsAxis(runs)
 	d.Rates = stepRates(runs)
 	for _, r := range runs {
-		d.Runs = append(d.Runs, newHTMLRun(r, opts.SLO, d))
+		d.Runs = append(d.Runs, newHTMLRun(r, r.sloOr(opts.SLO), d))
 	}
 	return d
+}
+
+// sloOr is the run's own SLO, or slo.
+func (r Run) sloOr(slo SLO) SLO {
+	if r.SLO != nil {
+		return r.SLO
+	}
+	return slo
 }
 
 // sloLatency is the percentile and limit of the SLO's first latency

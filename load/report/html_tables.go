@@ -84,17 +84,19 @@ func summaryRows(d *htmlData) []htmlSummaryRow {
 }
 
 func verdictsOf(d *htmlData, runs []Run, slo SLO) *verdictTable {
-	if slo == nil {
+	clauses, col := sloClauses(runs, slo)
+	if len(clauses) == 0 {
 		return nil
 	}
-	t := &verdictTable{Ramp: len(d.Rates) > 0}
-	for _, c := range slo {
-		t.Clauses = append(t.Clauses, c.Text)
-	}
+	t := &verdictTable{Ramp: len(d.Rates) > 0, Clauses: clauses}
 	for i, r := range d.Runs {
 		row := verdictRow{runHead: headOf(d, i), Capacity: capacityText(r), Knee: "-"}
-		for _, v := range slo.Check(runs[i].Result) {
-			row.Cells = append(row.Cells, verdictCell(v))
+		row.Cells = make([]cell, len(clauses))
+		for k := range row.Cells {
+			row.Cells[k] = cell{"-", ""}
+		}
+		for _, v := range runs[i].sloOr(slo).Check(runs[i].Result) {
+			row.Cells[col[v.Clause.Text]] = verdictCell(v)
 		}
 		if r.Knee != nil {
 			row.Knee, row.KneeReason = fmtRate(r.Knee.Rate)+"/s", r.Knee.Reason
@@ -102,6 +104,22 @@ func verdictsOf(d *htmlData, runs []Run, slo SLO) *verdictTable {
 		t.Rows = append(t.Rows, row)
 	}
 	return t
+}
+
+// sloClauses are the clauses of every run's SLO, each once, in order, and
+// the column of each.
+func sloClauses(runs []Run, slo SLO) ([]string, map[string]int) {
+	var clauses []string
+	col := map[string]int{}
+	for _, r := range runs {
+		for _, c := range r.sloOr(slo) {
+			if _, ok := col[c.Text]; !ok {
+				col[c.Text] = len(clauses)
+				clauses = append(clauses, c.Text)
+			}
+		}
+	}
+	return clauses, col
 }
 
 func verdictCell(v Verdict) cell {

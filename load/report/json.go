@@ -32,6 +32,7 @@ type jsonResult struct {
 	ErrorRate  float64          `json:"error_rate"`
 	NotSent    int64            `json:"not_sent"`
 	CutOff     int64            `json:"cut_off"`
+	Inputs     int64            `json:"inputs,omitempty"`
 	Codes      map[string]int64 `json:"codes"`
 	Messages   map[string]int64 `json:"messages"`
 	FirstError string           `json:"first_error,omitempty"`
@@ -96,7 +97,8 @@ func WriteJSON(w io.Writer, r *load.Result) error {
 // Write writes r as one indented JSON object, schema JSONSchema.
 // Top-level fields: schema; start (RFC 3339), duration_ms, offered_rps
 // (the mean for a ramp), rps (successful calls per second), calls,
-// successes, errors, error_rate (0 to 1), not_sent, cut_off, codes and
+// successes, errors, error_rate (0 to 1), not_sent, cut_off, inputs (the
+// distinct data-file rows used, when counted), codes and
 // messages (label to count), first_error (the first failed call's text),
 // max_lag_ms, mean_lag_ms, cpu_ms and cpu_us_per_call (the process's CPU
 // time while measuring, in all and per timed call); latency (corrected)
@@ -111,31 +113,19 @@ func WriteJSON(w io.Writer, r *load.Result) error {
 // p90_ms, p99_ms, max_ms per second); and steps, each a result object of
 // its own with its own slo.
 func (o JSONOptions) Write(w io.Writer, r *load.Result) error {
-	jr, err := toJSON(r, o.SLO)
+	jr, err := resultJSON(r, o.SLO)
 	if err != nil {
 		return err
 	}
 	jr.Schema = JSONSchema
-	if len(r.Steps) > 0 {
-		jr.Knee = kneeJSON(r)
-		if o.SLO != nil {
-			jr.Capacity = capacityJSON(r, o.SLO)
-		}
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false) // objectives such as p99<200ms read as written
-	if err := enc.Encode(jr); err != nil {
-		return fmt.Errorf("report: write json: %w", err)
-	}
-	return nil
+	return encodeJSON(w, jr)
 }
 
 func toJSON(r *load.Result, slo SLO) (*jsonResult, error) {
 	jr := &jsonResult{
 		Start: r.Start, DurationMS: ms(r.Duration), OfferedRPS: r.Offered, RPS: r.Rate(),
 		Calls: r.Calls, Successes: r.Successes(), Errors: r.Errors, ErrorRate: r.ErrorRate(),
-		NotSent: r.NotSent, CutOff: r.CutOff,
+		NotSent: r.NotSent, CutOff: r.CutOff, Inputs: r.Inputs,
 		Codes: nonNil(r.Codes), Messages: nonNil(r.Messages), FirstError: r.FirstError,
 		Addresses: r.Addresses,
 		MaxLagMS:  ms(r.MaxLag), MeanLagMS: ms(r.MeanLag),
@@ -204,17 +194,27 @@ func pointJSON(p load.Point) jsonPoint {
 
 // ReadJSON reads a Result written by WriteJSON. Histograms are restored
 // exactly, so Results read from several files merge (load.Merge) into
-// exact percentiles.
+// exact percentiles. Of a report of several flows (WriteFlows) it reads
+// the total.
 func ReadJSON(rd io.Reader) (*load.Result, error) {
-	var jr jsonResult
+	var doc struct {
+		jsonResult
+		Total *jsonResult `json:"total"`
+	}
 	dec := json.NewDecoder(rd)
-	if err := dec.Decode(&jr); err != nil {
+	if err := dec.Decode(&doc); err != nil {
 		return nil, fmt.Errorf("report: read json: %w", err)
 	}
-	if jr.Schema != "" && jr.Schema != JSONSchema {
-		return nil, fmt.Errorf("report: read json: schema %q, want %q", jr.Schema, JSONSchema)
+	jr := &doc.jsonResult
+	switch {
+	case jr.Schema == FlowsJSONSchema && doc.Total == nil:
+		return nil, fmt.Errorf("report: read json: a report of flows without a total")
+	case jr.Schema == FlowsJSONSchema:
+		jr = doc.Total
+	case jr.Schema != "" && jr.Schema != JSONSchema:
+		return nil, fmt.Errorf("report: read json: schema %q, want %q or %q", jr.Schema, JSONSchema, FlowsJSONSchema)
 	}
-	r, err := fromJSON(&jr)
+	r, err := fromJSON(jr)
 	if err != nil {
 		return nil, fmt.Errorf("report: read json: %w", err)
 	}
@@ -224,7 +224,7 @@ func ReadJSON(rd io.Reader) (*load.Result, error) {
 func fromJSON(jr *jsonResult) (*load.Result, error) {
 	r := &load.Result{
 		Start: jr.Start, Duration: fromMS(jr.DurationMS), Offered: jr.OfferedRPS,
-		Calls: jr.Calls, Errors: jr.Errors, NotSent: jr.NotSent, CutOff: jr.CutOff,
+		Calls: jr.Calls, Errors: jr.Errors, NotSent: jr.NotSent, CutOff: jr.CutOff, Inputs: jr.Inputs,
 		Codes: nonNil(jr.Codes), Messages: nonNil(jr.Messages), FirstError: jr.FirstError,
 		Addresses: jr.Addresses,
 		MaxLag:    fromMS(jr.MaxLagMS), MeanLag: fromMS(jr.MeanLagMS), CPU: fromMS(jr.CPUMS),

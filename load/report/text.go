@@ -96,6 +96,9 @@ func writeSummary(w io.Writer, r *load.Result) {
 	if r.CutOff > 0 {
 		row("Cut off", strconv.FormatInt(r.CutOff, 10))
 	}
+	if r.Inputs > 0 {
+		row("Inputs", strconv.FormatInt(r.Inputs, 10)+" distinct")
+	}
 	if r.MaxLag > 0 {
 		row("Schedule lag", fmt.Sprintf("max %s, mean %s", fmtUnit(r.MaxLag), fmtUnit(r.MeanLag)))
 	}
