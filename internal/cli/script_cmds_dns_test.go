@@ -60,8 +60,8 @@ func dnsAnswer(q []byte, host string, ips []net.IP) []byte {
 	qtype := binary.BigEndian.Uint16(q[end:])
 	resp := append([]byte(nil), q[:end+4]...)
 	binary.BigEndian.PutUint16(resp[2:], 0x8400|uint16(q[2]&1)<<8) // response, authoritative, RD echoed
-	binary.BigEndian.PutUint16(resp[4:], 1)                         // one question
-	clear(resp[6:12])                                               // no answers yet, no authority or extra records
+	binary.BigEndian.PutUint16(resp[4:], 1)                        // one question
+	clear(resp[6:12])                                              // no answers yet, no authority or extra records
 	switch {
 	case name != host:
 		resp[3] |= 3 // NXDOMAIN
