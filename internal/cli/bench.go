@@ -285,13 +285,46 @@ func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
+// printProgress shows p: on a terminal redrawn in place on one line, else
+// a line each time.
 func printProgress(w io.Writer, p load.Progress) {
-	if p.Warmup {
-		fmt.Fprintf(w, "\rwarming up %s", p.Elapsed.Round(time.Second))
+	drawProgress(w, progressText(p))
+}
+
+// drawProgress shows a progress line: on a terminal in place of the last
+// one (carriage return, clear line), else on a line of its own.
+func drawProgress(w io.Writer, line string) {
+	if isTerminal(w) {
+		fmt.Fprint(w, "\r\x1b[2K"+line)
 		return
 	}
-	fmt.Fprintf(w, "\r%s  %d calls  %.0f/s  p99 %s  errors %d  not sent %d   ",
-		p.Elapsed.Round(time.Second), p.Calls, p.Rate, p.P99.Round(time.Microsecond), p.Errors, p.NotSent)
+	fmt.Fprintln(w, line)
+}
+
+// progressText is the progress line: the step, the offered and achieved
+// rates, the time left, and p99 and errors so far.
+func progressText(p load.Progress) string {
+	if p.Warmup {
+		return fmt.Sprintf("warming up %s", p.Elapsed.Round(time.Second))
+	}
+	var b strings.Builder
+	b.WriteString(p.Elapsed.Round(time.Second).String())
+	if p.Steps > 1 {
+		fmt.Fprintf(&b, "  step %d/%d", p.Step+1, p.Steps)
+	}
+	if p.Offered > 0 {
+		fmt.Fprintf(&b, "  offered %.0f/s", p.Offered)
+	}
+	fmt.Fprintf(&b, "  achieved %.0f/s", p.Interval.Rate())
+	switch {
+	case p.RunLeft > 0 && p.Steps > 1:
+		fmt.Fprintf(&b, "  left %s of step, %s of run", p.StepLeft.Round(time.Second), p.RunLeft.Round(time.Second))
+	case p.RunLeft > 0:
+		fmt.Fprintf(&b, "  left %s", p.RunLeft.Round(time.Second))
+	}
+	fmt.Fprintf(&b, "  %d calls  p99 %s  errors %d  not sent %d",
+		p.Calls, p.P99.Round(time.Microsecond), p.Errors, p.NotSent)
+	return b.String()
 }
 
 // writeReport writes the report in the chosen format, to --output or

@@ -126,8 +126,8 @@ func runBench(cmd *cobra.Command, stdio Stdio, f *benchFlags, flows []*benchFlow
 		prog.report(i, p)
 	}
 	res, err := load.RunScenario(cmd.Context(), sc)
-	if showProgress {
-		fmt.Fprintln(stdio.Err)
+	if showProgress && isTerminal(stdio.Err) {
+		fmt.Fprintln(stdio.Err) // end the line redrawn in place
 	}
 	if err != nil && (res == nil || !errors.Is(err, context.Canceled)) {
 		return err
@@ -316,9 +316,9 @@ func (l *progressLine) report(i int, p load.Progress) {
 		return
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "\r%s", p.Elapsed.Round(1e9))
+	b.WriteString(p.Elapsed.Round(1e9).String())
 	for _, q := range l.last {
 		fmt.Fprintf(&b, "  | %d calls %.0f/s p99 %s err %d", q.Calls, q.Rate, q.P99.Round(1e3), q.Errors)
 	}
-	fmt.Fprint(l.w, b.String()+"   ")
+	drawProgress(l.w, b.String())
 }
