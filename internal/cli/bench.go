@@ -35,6 +35,8 @@ type benchFlags struct {
 	config   string
 	scenario string
 	printSc  bool
+	push     string
+	labels   map[string]string // of the metrics: the run and the flow
 
 	extraTitle string                  // what the target's own recorded latencies are
 	addresses  func() map[string]int64 // calls by address, when the target counts them
@@ -50,7 +52,8 @@ func (f *benchFlags) register(fs *pflag.FlagSet) {
 	durationVar(fs, &f.opts.Warmup, "warmup", 0, "calls made before measuring starts, not counted")
 	durationVar(fs, &f.opts.Timeout, "timeout", 20*time.Second, "deadline of each call")
 	fs.IntVar(&f.opts.MaxInFlight, "max-in-flight", 0, "open loop: calls in flight beyond which due calls are counted as not sent (default 10000)")
-	fs.StringVar(&f.format, "format", "text", "report format: text, json or csv")
+	fs.StringVar(&f.format, "format", "text", "report format: text, json, csv or openmetrics (the run's metrics and time series)")
+	fs.StringVar(&f.push, "push", "", "send the run's metrics to the Prometheus Pushgateway at `URL`, grouped by job rpckit_bench, run and flow")
 	fs.StringVarP(&f.output, "output", "o", "", "write the report to `file` instead of stdout")
 	fs.StringVar(&f.hdrLog, "hdr-log", "", "write an HdrHistogram interval log (µs; service time tagged 'service') to `file`")
 	fs.StringVar(&f.html, "html", "", "also write an HTML report with plots to `file`")
@@ -102,10 +105,10 @@ func (f *benchFlags) options(cmd *cobra.Command) (load.Options, report.SLO, erro
 
 func (f *benchFlags) checkFormat() error {
 	switch f.format {
-	case "text", "json", "csv":
+	case "text", "json", "csv", "openmetrics":
 		return nil
 	}
-	return usagef("--format %q: want text, json or csv", f.format)
+	return usagef("--format %q: want text, json, csv or openmetrics", f.format)
 }
 
 func newBenchCmd(stdio Stdio) *cobra.Command {
@@ -332,6 +335,8 @@ func progressText(p load.Progress) string {
 func writeReport(stdio Stdio, f *benchFlags, res *load.Result, slo report.SLO) error {
 	return writeOutput(stdio.Out, f.output, func(w io.Writer) error {
 		switch f.format {
+		case "openmetrics":
+			return report.MetricsOptions{Labels: f.labels, OpenMetrics: true}.WriteMetrics(w, res)
 		case "json":
 			return report.JSONOptions{SLO: slo}.Write(w, res)
 		case "csv":

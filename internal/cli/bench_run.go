@@ -141,8 +141,15 @@ func runBench(cmd *cobra.Command, stdio Stdio, f *benchFlags, flows []*benchFlow
 	countInputs(flows, res)
 	runs := flowRuns(flows, res)
 	shown := append(runs[:len(runs):len(runs)], stepRuns(flows, res)...)
+	runID := res.Total.Start.UTC().Format("20060102T150405Z")
+	f.labels = map[string]string{"run": runID, "flow": runs[0].Name}
 	if err := writeRunReport(stdio, f, shown, res.Total); err != nil {
 		return err
+	}
+	if f.push != "" {
+		if err := pushFlows(cmd.Context(), f.push, runID, runs); err != nil {
+			return fmt.Errorf("--push: %w", err)
+		}
 	}
 	if f.html != "" {
 		if err := writeRunHTML(cmd, stdio, f, shown, res.Total); err != nil {
@@ -229,6 +236,8 @@ func writeRunReport(stdio Stdio, f *benchFlags, runs []report.Run, total *load.R
 			return report.JSONOptions{}.WriteFlows(w, runs, total)
 		case "csv":
 			return report.CSVOptions{}.WriteFlows(w, runs, total)
+		case "openmetrics":
+			return report.MetricsOptions{Labels: map[string]string{"run": f.labels["run"]}, OpenMetrics: true}.WriteFlowsMetrics(w, runs)
 		}
 		return report.WriteFlowsText(w, runs, total, report.TextOptions{Spectrum: f.spectrum})
 	})
