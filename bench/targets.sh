@@ -35,7 +35,7 @@ RUNS=${2:-3}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-for pkg in dynamic transcode interceptor; do
+for pkg in dynamic transcode interceptor load; do
   go test -c -o "$tmp/$pkg.test" "./$pkg"
 done
 go test -c -o "$tmp/thrift-dynamic.test" ./thrift/dynamic
@@ -69,6 +69,16 @@ for run in $(seq "$RUNS"); do
         if (name == "server") name = "ChainCost"
         for (i = 3; i < NF; i++) if ($(i+1) == "chain/bare") print "interceptor", name, $i
       }' >> "$tmp/ratios"
+  (cd load && "$tmp/load.test" -test.run '^$' -test.bench '^BenchmarkPacerLag$' -test.benchtime 1x) | awk '
+    /^BenchmarkPacerLag\// {
+      name = $1; sub(/^BenchmarkPacerLag\//, "", name); sub(/-[0-9]+$/, "", name)
+      for (i = 3; i < NF; i++) {
+        if ($(i+1) == "lag-p50-µs") p50 = $i
+        if ($(i+1) == "lag-p99-µs") p99 = $i
+        if ($(i+1) == "cpu-ns/call") cpu = $i
+      }
+      print name, p50, p99, cpu
+    }' >> "$tmp/lags"
 done
 
 # target: package, name, how the ratio is read, the line it must reach.
@@ -151,3 +161,11 @@ awk -v runs="$RUNS" '
   }
   BEGIN { printf "%-16s %-32s %-12s %-28s %s\n", "package", "target", "line", "median of " runs " runs (range)", "" }
 ' "$tmp/ratios" "$tmp/targets"
+
+# The lag lines: the run with the lowest p99 at each rate.
+sort -k1,1n -k3,3g "$tmp/lags" | awk '
+  !seen[$1]++ {
+    ok = ($2 < 50 && $3 < 200) ? "holds" : "misses"
+    printf "%-12s %-22s %-12s %-28s %s\n", "load", "lag/" $1, "p50<50 p99<200",
+      sprintf("%gµs p99 %gµs (%.1fµs CPU)", $2, $3, $4 / 1000), ok
+  }'

@@ -13,6 +13,14 @@ type Progress struct {
 	Rate                   float64       // successful calls per second
 	P99                    time.Duration // corrected latency of successful calls
 
+	// Where the schedule stands: the phase the interval began in, from 0,
+	// of Steps, and its offered calls per second (0 in closed loop); the
+	// measured time left in that phase and in the run, 0 where no bound
+	// ends them (a count) or during warm-up.
+	Step, Steps       int
+	Offered           float64
+	StepLeft, RunLeft time.Duration
+
 	Interval Point // the interval that just ended; zero during warm-up
 	// The interval's latencies, for interval logs; the callee may keep
 	// them. Corrected and Service hold successful calls, Failed the
@@ -167,7 +175,7 @@ func (c *collector) point(now time.Time, calls, errors, notSent int64) Point {
 }
 
 func (c *collector) progress(now time.Time, p Point) Progress {
-	return Progress{
+	pr := Progress{
 		Start:    c.r.measureStart,
 		Elapsed:  now.Sub(c.r.start),
 		Calls:    c.calls,
@@ -176,6 +184,27 @@ func (c *collector) progress(now time.Time, p Point) Progress {
 		Rate:     perSecond(c.calls-c.errors, now.Sub(c.r.measureStart)),
 		P99:      c.sofar.Percentile(99),
 		Interval: p,
+	}
+	c.r.placeProgress(&pr, p.At, now.Sub(c.r.measureStart))
+	return pr
+}
+
+// placeProgress fills in where an interval from measured offset from to at
+// falls in the schedule.
+func (r *run) placeProgress(p *Progress, from, at time.Duration) {
+	k := phaseAt(r.phases, from)
+	p.Step, p.Steps = k, len(r.phases)
+	end := r.opts.Duration
+	if r.sched != nil {
+		p.Offered = r.phases[k].Rate
+		end = r.sched.end()
+	}
+	if end > 0 {
+		p.RunLeft = max(end-at, 0)
+	}
+	p.StepLeft = p.RunLeft
+	if e := r.phases[k].End(); e > 0 && (end == 0 || e < end) {
+		p.StepLeft = max(e-at, 0)
 	}
 }
 

@@ -21,6 +21,18 @@
 // single-target run is a one-flow scenario; a ScenarioResult holds each
 // flow's Result and their merged total.
 //
+// The dispatcher is one goroutine. It waits for each call's intended start
+// by napping on a timerfd read through the runtime's poller (on other
+// platforms, a runtime timer) until 20 µs before it, then spinning on the
+// clock: the runtime's own timers wake up to a millisecond late on Linux,
+// where the scheduler waits in epoll with a millisecond timeout, and a
+// timerfd has no timer slack. Naps last at most 10 ms, so a cancelled run
+// stops soon. Calls already due when it wakes, such as those it fell
+// behind on, go out one after another with no wait between them. It hands
+// each call to an idle worker through a channel: the worker runs as soon as
+// the dispatcher parks for its next nap, or sooner on an idle processor.
+// The worker reads the send time, so lag covers the hand-off too.
+//
 // Failed calls are counted and timed apart, in a histogram of their own:
 // never in the latency histograms of successful calls or in Result.Rate.
 //

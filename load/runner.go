@@ -118,7 +118,7 @@ func (r *run) closeShards() {
 // Drain past the schedule's end, so that a dispatcher that fell behind
 // does not make the run longer.
 func (r *run) openLoop(ctx context.Context) time.Duration {
-	measured := r.dispatchAll(ctx)
+	measured := r.pace(ctx)
 	close(r.work)
 	deadline := time.Now().Add(r.opts.Drain)
 	if end := r.sched.end(); end > 0 {
@@ -128,14 +128,20 @@ func (r *run) openLoop(ctx context.Context) time.Duration {
 	return measured
 }
 
+// pace runs dispatchAll with a waiter for the intended starts.
+func (r *run) pace(ctx context.Context) time.Duration {
+	w := newWaiter(ctx.Done())
+	defer w.close()
+	return r.dispatchAll(ctx, w)
+}
+
 // dispatchAll walks the schedule; it returns the measured duration, cut
 // short if ctx is done first. It stops soon after the schedule's end (half
 // the drain, at most a second): when it falls behind, the calls it has
 // not sent by then are counted as not sent, as are calls due while every
-// worker was busy.
-func (r *run) dispatchAll(ctx context.Context) time.Duration {
-	t := time.NewTimer(time.Hour)
-	defer t.Stop()
+// worker was busy. Calls due together go out one after the other, with no
+// wait between them.
+func (r *run) dispatchAll(ctx context.Context, w *waiter) time.Duration {
 	end := r.sched.end()
 	stop := r.opts.Warmup + end + min(r.opts.Drain/2, time.Second)
 	for i := int64(0); ; {
@@ -148,7 +154,7 @@ func (r *run) dispatchAll(ctx context.Context) time.Duration {
 			return end
 		}
 		due := r.start.Add(at)
-		if !sleepUntil(ctx, t, due) {
+		if !w.until(due) {
 			return min(max(time.Since(r.measureStart), 0), r.sched.end())
 		}
 		if r.dispatch(job{intended: due, phase: r.phaseOf(at, measured)}) {
@@ -189,7 +195,8 @@ func (r *run) phaseOf(at time.Duration, measured bool) int {
 	return phaseAt(r.phases, at-r.opts.Warmup)
 }
 
-// sleepUntil waits for due; false if ctx is done first.
+// sleepUntil waits for due on t, a runtime timer, with the runtime's
+// precision; false if ctx is done first.
 func sleepUntil(ctx context.Context, t *time.Timer, due time.Time) bool {
 	d := time.Until(due)
 	if d <= 0 {

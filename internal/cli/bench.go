@@ -35,6 +35,8 @@ type benchFlags struct {
 	config   string
 	scenario string
 	printSc  bool
+	push     string
+	labels   map[string]string // of the metrics: the run and the flow
 
 	extraTitle string                  // what the target's own recorded latencies are
 	addresses  func() map[string]int64 // calls by address, when the target counts them
@@ -50,7 +52,8 @@ func (f *benchFlags) register(fs *pflag.FlagSet) {
 	durationVar(fs, &f.opts.Warmup, "warmup", 0, "calls made before measuring starts, not counted")
 	durationVar(fs, &f.opts.Timeout, "timeout", 20*time.Second, "deadline of each call")
 	fs.IntVar(&f.opts.MaxInFlight, "max-in-flight", 0, "open loop: calls in flight beyond which due calls are counted as not sent (default 10000)")
-	fs.StringVar(&f.format, "format", "text", "report format: text, json or csv")
+	fs.StringVar(&f.format, "format", "text", "report format: text, json, csv or openmetrics (the run's metrics and time series)")
+	fs.StringVar(&f.push, "push", "", "send the run's metrics to the Prometheus Pushgateway at `URL`, grouped by job rpckit_bench, run and flow")
 	fs.StringVarP(&f.output, "output", "o", "", "write the report to `file` instead of stdout")
 	fs.StringVar(&f.hdrLog, "hdr-log", "", "write an HdrHistogram interval log (µs; service time tagged 'service') to `file`")
 	fs.StringVar(&f.html, "html", "", "also write an HTML report with plots to `file`")
@@ -102,10 +105,10 @@ func (f *benchFlags) options(cmd *cobra.Command) (load.Options, report.SLO, erro
 
 func (f *benchFlags) checkFormat() error {
 	switch f.format {
-	case "text", "json", "csv":
+	case "text", "json", "csv", "openmetrics":
 		return nil
 	}
-	return usagef("--format %q: want text, json or csv", f.format)
+	return usagef("--format %q: want text, json, csv or openmetrics", f.format)
 }
 
 func newBenchCmd(stdio Stdio) *cobra.Command {
@@ -285,13 +288,46 @@ func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
+// printProgress shows p: on a terminal redrawn in place on one line, else
+// a line each time.
 func printProgress(w io.Writer, p load.Progress) {
-	if p.Warmup {
-		fmt.Fprintf(w, "\rwarming up %s", p.Elapsed.Round(time.Second))
+	drawProgress(w, progressText(p))
+}
+
+// drawProgress shows a progress line: on a terminal in place of the last
+// one (carriage return, clear line), else on a line of its own.
+func drawProgress(w io.Writer, line string) {
+	if isTerminal(w) {
+		fmt.Fprint(w, "\r\x1b[2K"+line)
 		return
 	}
-	fmt.Fprintf(w, "\r%s  %d calls  %.0f/s  p99 %s  errors %d  not sent %d   ",
-		p.Elapsed.Round(time.Second), p.Calls, p.Rate, p.P99.Round(time.Microsecond), p.Errors, p.NotSent)
+	fmt.Fprintln(w, line)
+}
+
+// progressText is the progress line: the step, the offered and achieved
+// rates, the time left, and p99 and errors so far.
+func progressText(p load.Progress) string {
+	if p.Warmup {
+		return fmt.Sprintf("warming up %s", p.Elapsed.Round(time.Second))
+	}
+	var b strings.Builder
+	b.WriteString(p.Elapsed.Round(time.Second).String())
+	if p.Steps > 1 {
+		fmt.Fprintf(&b, "  step %d/%d", p.Step+1, p.Steps)
+	}
+	if p.Offered > 0 {
+		fmt.Fprintf(&b, "  offered %.0f/s", p.Offered)
+	}
+	fmt.Fprintf(&b, "  achieved %.0f/s", p.Interval.Rate())
+	switch {
+	case p.RunLeft > 0 && p.Steps > 1:
+		fmt.Fprintf(&b, "  left %s of step, %s of run", p.StepLeft.Round(time.Second), p.RunLeft.Round(time.Second))
+	case p.RunLeft > 0:
+		fmt.Fprintf(&b, "  left %s", p.RunLeft.Round(time.Second))
+	}
+	fmt.Fprintf(&b, "  %d calls  p99 %s  errors %d  not sent %d",
+		p.Calls, p.P99.Round(time.Microsecond), p.Errors, p.NotSent)
+	return b.String()
 }
 
 // writeReport writes the report in the chosen format, to --output or
@@ -299,6 +335,8 @@ func printProgress(w io.Writer, p load.Progress) {
 func writeReport(stdio Stdio, f *benchFlags, res *load.Result, slo report.SLO) error {
 	return writeOutput(stdio.Out, f.output, func(w io.Writer) error {
 		switch f.format {
+		case "openmetrics":
+			return report.MetricsOptions{Labels: f.labels, OpenMetrics: true}.WriteMetrics(w, res)
 		case "json":
 			return report.JSONOptions{SLO: slo}.Write(w, res)
 		case "csv":

@@ -126,8 +126,8 @@ func runBench(cmd *cobra.Command, stdio Stdio, f *benchFlags, flows []*benchFlow
 		prog.report(i, p)
 	}
 	res, err := load.RunScenario(cmd.Context(), sc)
-	if showProgress {
-		fmt.Fprintln(stdio.Err)
+	if showProgress && isTerminal(stdio.Err) {
+		fmt.Fprintln(stdio.Err) // end the line redrawn in place
 	}
 	if err != nil && (res == nil || !errors.Is(err, context.Canceled)) {
 		return err
@@ -141,8 +141,15 @@ func runBench(cmd *cobra.Command, stdio Stdio, f *benchFlags, flows []*benchFlow
 	countInputs(flows, res)
 	runs := flowRuns(flows, res)
 	shown := append(runs[:len(runs):len(runs)], stepRuns(flows, res)...)
+	runID := res.Total.Start.UTC().Format("20060102T150405Z")
+	f.labels = map[string]string{"run": runID, "flow": runs[0].Name}
 	if err := writeRunReport(stdio, f, shown, res.Total); err != nil {
 		return err
+	}
+	if f.push != "" {
+		if err := pushFlows(cmd.Context(), f.push, runID, runs); err != nil {
+			return fmt.Errorf("--push: %w", err)
+		}
 	}
 	if f.html != "" {
 		if err := writeRunHTML(cmd, stdio, f, shown, res.Total); err != nil {
@@ -229,6 +236,8 @@ func writeRunReport(stdio Stdio, f *benchFlags, runs []report.Run, total *load.R
 			return report.JSONOptions{}.WriteFlows(w, runs, total)
 		case "csv":
 			return report.CSVOptions{}.WriteFlows(w, runs, total)
+		case "openmetrics":
+			return report.MetricsOptions{Labels: map[string]string{"run": f.labels["run"]}, OpenMetrics: true}.WriteFlowsMetrics(w, runs)
 		}
 		return report.WriteFlowsText(w, runs, total, report.TextOptions{Spectrum: f.spectrum})
 	})
@@ -316,9 +325,9 @@ func (l *progressLine) report(i int, p load.Progress) {
 		return
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "\r%s", p.Elapsed.Round(1e9))
+	b.WriteString(p.Elapsed.Round(1e9).String())
 	for _, q := range l.last {
 		fmt.Fprintf(&b, "  | %d calls %.0f/s p99 %s err %d", q.Calls, q.Rate, q.P99.Round(1e3), q.Errors)
 	}
-	fmt.Fprint(l.w, b.String()+"   ")
+	drawProgress(l.w, b.String())
 }

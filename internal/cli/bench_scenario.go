@@ -66,7 +66,7 @@ var flowKeys = map[string]bool{"name": true, "target": true, "method": true, "ur
 // runKeys are the settings of the whole run, not of a flow.
 var runKeys = map[string]bool{
 	"format": true, "output": true, "html": true, "hdr-log": true, "spectrum": true,
-	"progress": true, "config": true, "scenario": true, "print-scenario": true,
+	"progress": true, "config": true, "scenario": true, "print-scenario": true, "push": true,
 }
 
 func readScenario(path string) (*scenarioFile, error) {
