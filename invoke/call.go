@@ -31,8 +31,15 @@ type Response struct {
 // Unary calls a unary method with one request message in wire form. Request
 // metadata and the deadline come from ctx. A call the server fails returns
 // an *Error; the response's Header and Trailer are filled in either case.
+// opts apply to gRPC calls only.
 func (c *Conn) Unary(ctx context.Context, md protoreflect.MethodDescriptor, req []byte, opts ...grpc.CallOption) (*Response, error) {
 	resp := &Response{}
+	if c.web != nil {
+		if err := c.web.unary(ctx, md, req, resp); err != nil {
+			return resp, callError(md, err)
+		}
+		return resp, nil
+	}
 	opts = append(opts, rawBytes, grpc.Header(&resp.Header), grpc.Trailer(&resp.Trailer))
 	err := c.cc.Invoke(ctx, MethodPath(md), req, &resp.Message, opts...)
 	if err != nil {
@@ -50,7 +57,15 @@ type Stream struct {
 
 // NewStream opens a call of any kind. For a server-streaming call, send the
 // one request then CloseSend; for a unary method it behaves the same way.
+// opts apply to gRPC calls only.
 func (c *Conn) NewStream(ctx context.Context, md protoreflect.MethodDescriptor, opts ...grpc.CallOption) (*Stream, error) {
+	if c.web != nil {
+		ws, err := c.web.stream(ctx, md)
+		if err != nil {
+			return nil, callError(md, err)
+		}
+		return &Stream{md: md, cs: ws}, nil
+	}
 	desc := &grpc.StreamDesc{
 		StreamName:    string(md.Name()),
 		ServerStreams: md.IsStreamingServer(),

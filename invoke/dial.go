@@ -31,7 +31,7 @@ type DialOptions struct {
 	ConnectTimeout time.Duration
 	// MaxMsgSize caps received messages in bytes; zero means grpc-go's 4 MiB.
 	MaxMsgSize int
-	// UserAgent is prepended to grpc-go's own.
+	// UserAgent is prepended to grpc-go's own (or connect-go's).
 	UserAgent string
 	// Addresses, when set, are where the target is: its name is then only
 	// the authority (and TLS server name), and calls are spread over the
@@ -40,6 +40,11 @@ type DialOptions struct {
 	// Extra are more grpc-go dial options, applied after the ones above:
 	// interceptors, a default service config, a resolver.
 	Extra []grpc.DialOption
+	// Protocol of the calls: gRPC (the zero value), gRPC-Web or Connect.
+	// Reflection and health checks on the Conn stay gRPC.
+	Protocol Protocol
+	// HTTP configures the gRPC-Web and Connect protocols' HTTP client.
+	HTTP HTTPOptions
 }
 
 // TLSOptions configures TLS. Paths are PEM files.
@@ -85,6 +90,7 @@ type Conn struct {
 	cc     *grpc.ClientConn
 	target string
 	probe  *probe
+	web    *webClient // the calls' client, for gRPC-Web and Connect
 }
 
 // ClientConn returns the underlying grpc-go connection, for generated
@@ -94,8 +100,21 @@ func (c *Conn) ClientConn() *grpc.ClientConn { return c.cc }
 // Target returns the target dialled.
 func (c *Conn) Target() string { return c.target }
 
+// Protocol returns the protocol of the Conn's calls.
+func (c *Conn) Protocol() Protocol {
+	if c.web != nil {
+		return c.web.opts.Protocol
+	}
+	return ProtocolGRPC
+}
+
 // Close closes the connection.
-func (c *Conn) Close() error { return c.cc.Close() }
+func (c *Conn) Close() error {
+	if c.web != nil {
+		c.web.close()
+	}
+	return c.cc.Close()
+}
 
 // Dial connects to target (host:port, unix:path, or any grpc-go target
 // scheme) and waits until the connection is ready. A target that cannot be
@@ -133,7 +152,17 @@ func NewConn(target string, opts DialOptions) (*Conn, error) {
 	if err != nil {
 		return nil, fmt.Errorf("invoke: target %q: %w", target, err)
 	}
-	return &Conn{cc: cc, target: target, probe: p}, nil
+	c := &Conn{cc: cc, target: target, probe: p}
+	if opts.Protocol.web() {
+		if c.web, err = newWebClient(target, opts, p); err != nil {
+			cc.Close()
+			return nil, err
+		}
+	} else if opts.Protocol != "" && opts.Protocol != ProtocolGRPC {
+		cc.Close()
+		return nil, fmt.Errorf("invoke: unknown protocol %q", opts.Protocol)
+	}
+	return c, nil
 }
 
 func dialOptions(opts DialOptions, p *probe) ([]grpc.DialOption, error) {
@@ -165,8 +194,12 @@ func dialOptions(opts DialOptions, p *probe) ([]grpc.DialOption, error) {
 }
 
 // WaitReady connects and waits for the connection to be ready, for at most
-// timeout (zero means 10 s).
+// timeout (zero means 10 s). For gRPC-Web and Connect, it checks the
+// target takes connections.
 func (c *Conn) WaitReady(ctx context.Context, timeout time.Duration) error {
+	if c.web != nil {
+		return c.web.ready(ctx, c, timeout)
+	}
 	if timeout <= 0 {
 		timeout = 10 * time.Second
 	}

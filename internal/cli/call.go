@@ -20,13 +20,14 @@ import (
 )
 
 type callFlags struct {
-	conn    connFlags
-	policy  policyFlags
-	schema  schemaFlags
-	json    jsonFlags
-	data    string
-	timeout time.Duration
-	verbose bool
+	conn     connFlags
+	policy   policyFlags
+	protocol protocolFlags
+	schema   schemaFlags
+	json     jsonFlags
+	data     string
+	timeout  time.Duration
+	verbose  bool
 }
 
 func newCallCmd(stdio Stdio) *cobra.Command {
@@ -41,9 +42,12 @@ so messages can be typed one at a time; without -d they read stdin. Each
 response message is printed as one JSON document: indented on a terminal,
 one per line otherwise.
 
+` + protocolHelp + `
+
 ` + exitCodesHelp,
 		Example: `  rpckit call --plaintext 127.0.0.1:50051 rpckit.ranking.v1.RankingService/Rank -d '{"context":{"userId":"u1"},"candidateCount":1000}'
-  rpckit call --protoset api.pb -H 'authorization: Bearer ${TOKEN}' api.example.com:443 pkg.Svc/Method -d @req.json`,
+  rpckit call --protoset api.pb -H 'authorization: Bearer ${TOKEN}' api.example.com:443 pkg.Svc/Method -d @req.json
+  rpckit call --protocol connect --codec json --plaintext --protoset api.pb 127.0.0.1:8080 pkg.Svc/Method -d '{}'`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 2 {
 				return usagef("want TARGET and METHOD, got %d arguments", len(args))
@@ -60,6 +64,7 @@ one per line otherwise.
 	fs.BoolVarP(&f.verbose, "verbose", "v", false, "print request metadata, response headers, trailers and timing to stderr")
 	f.conn.register(fs)
 	f.policy.register(fs)
+	f.protocol.register(fs)
 	f.schema.register(fs)
 	f.json.register(fs)
 	return cmd
@@ -72,6 +77,9 @@ func runCall(cmd *cobra.Command, stdio Stdio, f *callFlags, target, method strin
 		return err
 	}
 	if err := f.policy.apply(&f.conn, target, nil); err != nil {
+		return err
+	}
+	if err := f.protocol.apply(cmd.Flags(), &f.conn.opts); err != nil {
 		return err
 	}
 	s, err := open(ctx, target, &f.conn, &f.schema)
@@ -87,6 +95,7 @@ func runCall(cmd *cobra.Command, stdio Stdio, f *callFlags, target, method strin
 	if err != nil {
 		return err
 	}
+	f.protocol.codec.JSONCodec = codec
 	data := f.data
 	if data == "" && !mdesc.IsStreamingClient() {
 		data = "{}"

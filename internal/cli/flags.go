@@ -24,7 +24,7 @@ type connFlags struct {
 }
 
 func (f *connFlags) register(fs *pflag.FlagSet) {
-	fs.BoolVar(&f.opts.Plaintext, "plaintext", false, "use plaintext HTTP/2 (h2c) instead of TLS")
+	fs.BoolVar(&f.opts.Plaintext, "plaintext", false, "use plaintext instead of TLS (HTTP/2 without TLS, h2c, for gRPC)")
 	fs.StringVar(&f.opts.TLS.CACert, "cacert", "", "PEM `file` of root certificates to trust instead of the system's")
 	fs.StringVar(&f.opts.TLS.Cert, "cert", "", "PEM `file` of the client certificate (mTLS)")
 	fs.StringVar(&f.opts.TLS.Key, "key", "", "PEM `file` of the client certificate's private key (mTLS)")
