@@ -151,7 +151,7 @@ func TestBenchEngines(t *testing.T) {
 		}
 	}
 	w.send(inFrame{T: "bench", ID: "bad", Bench: &benchRequest{Conn: id, Method: "rpckit.test.v1.Test/Echo", Engine: "h2load"}})
-	if f := w.until("error", nil); !strings.Contains(f.Error, `engine "h2load": want lean or grpc`) {
+	if f := w.until("error", nil); !strings.Contains(f.Error, `engine "h2load": want lean, grpc or connect`) {
 		t.Errorf("unknown engine: %+v", f)
 	}
 }

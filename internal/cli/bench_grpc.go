@@ -22,6 +22,7 @@ import (
 type grpcBenchFlags struct {
 	conn         connFlags
 	policy       policyFlags
+	protocol     protocolFlags
 	schema       schemaFlags
 	data         string
 	connections  int
@@ -36,6 +37,7 @@ type grpcBenchFlags struct {
 func (f *grpcBenchFlags) register(fs *pflag.FlagSet) {
 	f.conn.register(fs)
 	f.policy.register(fs)
+	f.protocol.register(fs)
 	f.schema.register(fs)
 	fs.StringVarP(&f.data, "data", "d", "", "request JSON (a sequence of objects for client and bidi streams), `@file` or @-; for a URL, the HTTP body")
 	fs.IntVar(&f.connections, "connections", 1, "gRPC connections, used in turn")
@@ -59,17 +61,27 @@ type benchRequests struct {
 
 // The gRPC engines of bench, as --engine names them.
 const (
-	engineLean = string(loadtarget.Lean)
-	engineGRPC = string(loadtarget.GRPC)
+	engineLean    = string(loadtarget.Lean)
+	engineGRPC    = string(loadtarget.GRPC)
+	engineConnect = string(loadtarget.Connect)
 )
 
 func (f *grpcBenchFlags) registerEngine(fs *pflag.FlagSet) {
-	fs.StringVar(&f.engine, "engine", engineLean, "gRPC client: lean (rpckit's own HTTP/2 client, low CPU per call) or grpc (grpc-go, for fidelity)")
+	fs.StringVar(&f.engine, "engine", engineLean, "client: lean (rpckit's own HTTP/2 client, low CPU per call), grpc (grpc-go, for fidelity) or connect (connect-go, the default and only one for --protocol grpc-web or connect)")
 }
 
-func (f *grpcBenchFlags) checkEngine() error {
+// checkEngine refuses an unknown engine, or one that cannot speak the
+// protocol; --protocol grpc-web or connect defaults to connect.
+func (f *grpcBenchFlags) checkEngine(fs *pflag.FlagSet) error {
 	if _, err := loadtarget.ParseEngine(f.engine); err != nil || f.engine == "" {
-		return usagef("--engine %q: want lean or grpc", f.engine)
+		return usagef("--engine %q: want lean, grpc or connect", f.engine)
+	}
+	web := f.conn.opts.Protocol != invoke.ProtocolGRPC
+	if web && !fs.Changed("engine") {
+		f.engine = engineConnect
+	}
+	if web != (f.engine == engineConnect) {
+		return usagef("--engine %s cannot speak --protocol %s; connect speaks grpc-web and connect, lean and grpc speak grpc", f.engine, f.conn.opts.Protocol)
 	}
 	return nil
 }
@@ -79,7 +91,10 @@ func (f *grpcBenchFlags) checkEngine() error {
 // The returned inputs, when not nil, counts the distinct data rows used.
 func (f *grpcBenchFlags) target(cmd *cobra.Command, stdio Stdio, target, method string, bf *benchFlags, opts *load.Options) (_ load.Target, _ func(), inputs func() int64, _ error) {
 	ctx := cmd.Context()
-	if err := f.checkEngine(); err != nil {
+	if err := f.protocol.apply(cmd.Flags(), &f.conn.opts); err != nil {
+		return nil, nil, nil, err
+	}
+	if err := f.checkEngine(cmd.Flags()); err != nil {
 		return nil, nil, nil, err
 	}
 	if (f.policy.serviceConfig != "" || f.policy.breaker != "") && f.engine != engineGRPC {
@@ -162,6 +177,7 @@ func (t *benchRequests) prepare(ctx context.Context, s *session, method string, 
 	if err != nil {
 		return err
 	}
+	f.protocol.codec.JSONCodec = codec
 	data := f.data
 	if f.dataFile != "" {
 		if err := t.readData(f, bf, codec); err != nil {

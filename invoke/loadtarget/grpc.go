@@ -3,6 +3,7 @@ package loadtarget
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"sync/atomic"
 	"time"
@@ -14,7 +15,8 @@ import (
 	"google.golang.org/grpc/peer"
 )
 
-// grpcTarget calls through invoke (grpc-go).
+// grpcTarget calls through invoke: grpc-go, or connect-go for gRPC-Web and
+// Connect.
 type grpcTarget struct {
 	opts  Options
 	conns []*invoke.Conn // conns[0] is opts.Conn, not ours to close
@@ -22,9 +24,14 @@ type grpcTarget struct {
 	addrs *addressCounts // nil: calls are not counted by address
 }
 
-func newGRPC(ctx context.Context, opts Options) (*Target, error) {
+// newInvoke calls through invoke's Conn: grpc-go for GRPC, connect-go for
+// Connect.
+func newInvoke(ctx context.Context, e Engine, opts Options) (*Target, error) {
 	if opts.Conn == nil {
-		return nil, errors.New("loadtarget: the grpc engine needs a connection")
+		return nil, fmt.Errorf("loadtarget: the %s engine needs a connection", e)
+	}
+	if web := opts.Conn.Protocol() != invoke.ProtocolGRPC; web != (e == Connect) {
+		return nil, fmt.Errorf("loadtarget: the %s engine cannot speak %s", e, opts.Conn.Protocol())
 	}
 	t := &grpcTarget{opts: opts, conns: []*invoke.Conn{opts.Conn}}
 	for i := 1; i < opts.Connections; i++ {

@@ -169,7 +169,7 @@ func TestRenderAndCounts(t *testing.T) {
 	if _, err := New(context.Background(), Options{Method: method("Echo"), Requests: [][]byte{{}, {}}}); err == nil || !strings.Contains(err.Error(), "takes one request message") {
 		t.Errorf("two requests for a unary method: %v", err)
 	}
-	if _, err := New(context.Background(), Options{Engine: "h2load", Method: method("Echo"), Requests: [][]byte{{}}}); err == nil || !strings.Contains(err.Error(), `engine "h2load": want lean or grpc`) {
+	if _, err := New(context.Background(), Options{Engine: "h2load", Method: method("Echo"), Requests: [][]byte{{}}}); err == nil || !strings.Contains(err.Error(), `engine "h2load": want lean, grpc or connect`) {
 		t.Errorf("unknown engine: %v", err)
 	}
 	if _, err := New(context.Background(), Options{Engine: GRPC, Method: method("Echo"), Requests: [][]byte{{}}}); err == nil {

@@ -25,6 +25,9 @@ const (
 	Lean Engine = "lean"
 	// GRPC is grpc-go through invoke, for fidelity.
 	GRPC Engine = "grpc"
+	// Connect is connect-go through invoke: gRPC-Web or Connect, as the
+	// Conn's protocol says (see invoke.DialOptions.Protocol).
+	Connect Engine = "connect"
 )
 
 // ParseEngine reads an engine's name; empty means Lean.
@@ -32,10 +35,10 @@ func ParseEngine(s string) (Engine, error) {
 	switch e := Engine(s); e {
 	case "":
 		return Lean, nil
-	case Lean, GRPC:
+	case Lean, GRPC, Connect:
 		return e, nil
 	}
-	return "", fmt.Errorf("loadtarget: engine %q: want lean or grpc", s)
+	return "", fmt.Errorf("loadtarget: engine %q: want lean, grpc or connect", s)
 }
 
 // Options describe what a target calls and how. Method and one of
@@ -74,8 +77,9 @@ type Options struct {
 	// 0) as long as one does.
 	Addresses []string
 
-	// Conn is GRPC's first connection; the target uses it and leaves it
-	// open. Dial opens the others (Connections > 1).
+	// Conn is the first connection of GRPC and Connect (whose protocol
+	// must be theirs); the target uses it and leaves it open. Dial opens
+	// the others (Connections > 1).
 	Conn *invoke.Conn
 	Dial func(ctx context.Context) (*invoke.Conn, error)
 }
@@ -107,8 +111,9 @@ func New(ctx context.Context, opts Options) (*Target, error) {
 	if err != nil {
 		return nil, err
 	}
-	if e == GRPC {
-		return newGRPC(ctx, opts)
+	switch e {
+	case GRPC, Connect:
+		return newInvoke(ctx, e, opts)
 	}
 	return newLean(ctx, opts)
 }
