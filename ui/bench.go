@@ -29,7 +29,7 @@ type benchRequest struct {
 	Ramp        *rampSpec       `json:"ramp,omitempty"`
 	SLO         string          `json:"slo,omitempty"`
 	TimeoutMS   int64           `json:"timeoutMs,omitempty"`
-	Engine      string          `json:"engine,omitempty"` // lean (the default) or grpc, as bench's --engine
+	Engine      string          `json:"engine,omitempty"` // lean (the default), grpc or connect, as bench's --engine
 }
 
 type rampSpec struct {
@@ -237,11 +237,15 @@ func benchPacer(req benchRequest, lim BenchLimits) (load.Pacer, error) {
 }
 
 // benchTarget encodes the requests once and builds the load target, on
-// the engine asked for (lean by default, as in rpckit bench).
+// the engine asked for (lean by default, as in rpckit bench; connect for a
+// gRPC-Web or Connect connection).
 func (h *Handler) benchTarget(ctx context.Context, t *target, req benchRequest) (*loadtarget.Target, error) {
 	engine, err := loadtarget.ParseEngine(req.Engine)
 	if err != nil {
 		return nil, fmt.Errorf("ui: %w", err)
+	}
+	if t.conn.Protocol() != invoke.ProtocolGRPC && req.Engine == "" {
+		engine = loadtarget.Connect // the one engine of gRPC-Web and Connect
 	}
 	md, err := t.method(ctx, req.Method)
 	if err != nil {

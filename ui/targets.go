@@ -31,6 +31,10 @@ type connectRequest struct {
 	Protos     []fileText  `json:"protos,omitempty"`
 	Protoset   string      `json:"protoset,omitempty"` // base64 FileDescriptorSet
 	Metadata   [][2]string `json:"metadata,omitempty"` // sent on reflection requests
+	// Protocol of the calls: grpc (empty), grpc-web or connect; reflection
+	// stays gRPC. HTTP2 asks gRPC-Web and Connect for h2c in plaintext.
+	Protocol string `json:"protocol,omitempty"`
+	HTTP2    bool   `json:"http2,omitempty"`
 }
 
 type tlsMaterial struct {
@@ -155,6 +159,10 @@ func (t *target) dial(ctx context.Context, res resolved) error {
 		Plaintext: req.Plaintext, Authority: res.authority,
 		ConnectTimeout: 5 * time.Second, UserAgent: "rpckit-ui",
 	}
+	if opts.Protocol, err = invoke.ParseProtocol(req.Protocol); err != nil {
+		return fmt.Errorf("ui: connect: %w", err)
+	}
+	opts.HTTP.HTTP2PriorKnowledge = req.HTTP2 && req.Plaintext
 	if !req.Plaintext && req.TLS.ServerName != "" {
 		opts.Authority = "" // the server name asked for is the authority
 	}

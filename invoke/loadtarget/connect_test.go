@@ -82,7 +82,7 @@ func TestEngineMatchesProtocol(t *testing.T) {
 	for _, c := range []struct {
 		e    Engine
 		conn *invoke.Conn
-	}{{GRPC, web}, {Connect, grpcConn}} {
+	}{{GRPC, web}, {Lean, web}, {Connect, grpcConn}} {
 		_, err := New(context.Background(), Options{Engine: c.e, Conn: c.conn, Method: method("Echo"), Requests: [][]byte{{}}})
 		if err == nil || !strings.Contains(err.Error(), "cannot speak") {
 			t.Errorf("%s engine on a %s conn: %v", c.e, c.conn.Protocol(), err)

@@ -30,9 +30,6 @@ func newInvoke(ctx context.Context, e Engine, opts Options) (*Target, error) {
 	if opts.Conn == nil {
 		return nil, fmt.Errorf("loadtarget: the %s engine needs a connection", e)
 	}
-	if web := opts.Conn.Protocol() != invoke.ProtocolGRPC; web != (e == Connect) {
-		return nil, fmt.Errorf("loadtarget: the %s engine cannot speak %s", e, opts.Conn.Protocol())
-	}
 	t := &grpcTarget{opts: opts, conns: []*invoke.Conn{opts.Conn}}
 	for i := 1; i < opts.Connections; i++ {
 		if opts.Dial == nil {

@@ -111,11 +111,26 @@ func New(ctx context.Context, opts Options) (*Target, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkProtocol(e, opts.Conn); err != nil {
+		return nil, err
+	}
 	switch e {
 	case GRPC, Connect:
 		return newInvoke(ctx, e, opts)
 	}
 	return newLean(ctx, opts)
+}
+
+// checkProtocol refuses an engine that cannot speak conn's protocol:
+// Connect speaks gRPC-Web and Connect, the others gRPC.
+func checkProtocol(e Engine, conn *invoke.Conn) error {
+	if conn == nil {
+		return nil
+	}
+	if web := conn.Protocol() != invoke.ProtocolGRPC; web != (e == Connect) {
+		return fmt.Errorf("loadtarget: the %s engine cannot speak %s", e, conn.Protocol())
+	}
+	return nil
 }
 
 func (o *Options) check() error {

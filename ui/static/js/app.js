@@ -108,6 +108,7 @@ function wireTopbar() {
 async function formSettings() {
   const s = {
     target: $("#target").value.trim(), tls: $("#use-tls").checked, reflection: $("#use-reflection").checked,
+    protocol: $("#protocol").value, http2: $("#use-h2c").checked,
     serverName: $("#tls-servername").value.trim(), insecure: $("#tls-insecure").checked,
   };
   for (const [id, name, pem] of [["#tls-ca", "caName", "caPem"], ["#tls-cert", "certName", "certPem"], ["#tls-key", "keyName", "keyPem"]]) {
@@ -134,6 +135,7 @@ async function connect(settings, id) {
       id: id || (existing && existing.id) || undefined, target: settings.target, plaintext: !settings.tls,
       tls: { ca: settings.caPem, cert: settings.certPem, key: settings.keyPem, serverName: settings.serverName, insecure: settings.insecure },
       reflection: !!settings.reflection, protos: settings.protos, protoset: settings.protoset,
+      protocol: settings.protocol && settings.protocol !== "grpc" ? settings.protocol : undefined, http2: !!settings.http2 || undefined,
     });
     const conn = { id: resp.id, settings, services: resp.services, loopback: resp.loopback, up: true };
     if (existing) Object.assign(existing, conn); else app.conns.push(conn);
@@ -167,8 +169,8 @@ export function connFor(target) {
   return app.conns.find((c) => c.settings.target === target && c.up);
 }
 
-export async function ensureConn(target, tls) {
-  return connFor(target) || connect({ target, tls: !!tls, reflection: true });
+export async function ensureConn(target, tls, protocol, http2) {
+  return connFor(target) || connect({ target, tls: !!tls, reflection: true, protocol, http2 });
 }
 
 // --- sidebar ---------------------------------------------------------------
@@ -207,9 +209,14 @@ function matches(text, tokens) {
   return tokens.every((t) => l.includes(t));
 }
 
+// protocolTag names a connection's protocol when it is not gRPC.
+function protocolTag(s) {
+  return s.protocol && s.protocol !== "grpc" ? ` (${s.protocol}${s.http2 && !s.tls ? ", h2c" : ""})` : "";
+}
+
 function renderSidebar() {
   replace($("#connections"), app.conns.map((c) => h("div", { class: "conn " + (c.up ? "up" : "down"), title: c.error || "" },
-    h("span", { class: "dot" }), h("span", { class: "name" }, (c.settings.tls ? "🔒 " : "") + c.settings.target),
+    h("span", { class: "dot" }), h("span", { class: "name" }, (c.settings.tls ? "🔒 " : "") + c.settings.target + protocolTag(c.settings)),
     h("button", { type: "button", text: "↻", "aria-label": "reconnect " + c.settings.target, on: { click: () => connect(c.settings, c.id).catch(() => {}) } }),
     h("button", { type: "button", text: "×", "aria-label": "disconnect " + c.settings.target, on: { click: () => disconnect(c) } }))));
   const tokens = $("#search").value.toLowerCase().split(/\s+/).filter(Boolean);
@@ -349,7 +356,7 @@ const drawerApp = {
 export async function restore(req) {
   const target = req.target || (app.conns[0] && app.conns[0].settings.target);
   if (!target) { status("connect to a target first", true); return null; }
-  try { await ensureConn(target, req.tls); } catch { return null; }
+  try { await ensureConn(target, req.tls, req.protocol, req.http2); } catch { return null; }
   const tab = await openMethod(target, req.method, req);
   status(`restored ${req.method}`);
   return tab;
@@ -362,7 +369,7 @@ export function restoreCommand(text) {
   const clientStreaming = m && m.clientStreaming;
   const body = c.messages.length === 0 ? "{}" : clientStreaming && c.messages.length > 1
     ? JSON.stringify(c.messages.map((x) => JSON.parse(x)), null, 2) : pretty(c.messages[0]);
-  const req = { target: c.target, method, body, metadata: c.metadata, timeoutMs: c.timeoutMs, tls: c.tls };
+  const req = { target: c.target, method, body, metadata: c.metadata, timeoutMs: c.timeoutMs, tls: c.tls, protocol: c.protocol, http2: c.http2 };
   if (c.kind === "bench" && Object.keys(c.bench).length) req.bench = { ...defaultsOfBench(), ...c.bench };
   return restore(req);
 }

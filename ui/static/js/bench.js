@@ -24,8 +24,9 @@ export function benchView(ctx) {
   };
   const mode = h("select", { "aria-label": "load mode", on: { change: () => { b.mode = mode.value; ctx.save(); showModes(); } } },
     [["concurrency", "closed loop (concurrency)"], ["rate", "open loop (rate)"], ["ramp", "rate ramp"]].map(([v, t]) => h("option", { value: v, text: t, selected: b.mode === v })));
+  const web = ctx.conn && ctx.conn.settings && ctx.conn.settings.protocol && ctx.conn.settings.protocol !== "grpc";
   const engine = h("select", { "aria-label": "engine", on: { change: () => { b.engine = engine.value; ctx.save(); } } },
-    [["lean", "lean (rpckit's HTTP/2 client)"], ["grpc", "grpc (grpc-go)"]].map(([v, t]) => h("option", { value: v, text: t, selected: (b.engine || "lean") === v })));
+    [["lean", "lean (rpckit's HTTP/2 client)"], ["grpc", "grpc (grpc-go)"], ["connect", "connect (connect-go; gRPC-Web, Connect)"]].map(([v, t]) => h("option", { value: v, text: t, selected: (b.engine || (web ? "connect" : "lean")) === v })));
   const slo = h("input", { type: "text", value: b.slo, placeholder: "p99<200ms,errors<1%", "aria-label": "SLO", on: { input: () => { b.slo = slo.value; ctx.save(); } } });
   const settings = h("div", { class: "settings" },
     h("label", {}, "mode", mode),

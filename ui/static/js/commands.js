@@ -42,6 +42,10 @@ export function messagesOf(body, clientStreaming) {
 function connArgs(conn, style) {
   const g = style === "grpcurl";
   const a = [];
+  if (!g && conn.protocol && conn.protocol !== "grpc") {
+    a.push("--protocol", conn.protocol);
+    if (conn.http2 && !conn.tls) a.push("--http2-prior-knowledge");
+  }
   if (!conn.tls) a.push(g ? "-plaintext" : "--plaintext");
   else {
     if (conn.caName) a.push(g ? "-cacert" : "--cacert", conn.caName);
@@ -87,7 +91,7 @@ export function benchCommand(req, conn, clientStreaming, bench) {
   if (bench.mode === "concurrency") a.push("-c", String(bench.concurrency || 1));
   if (bench.mode !== "ramp") a.push("--duration", goDuration(bench.durationS * 1000));
   if (bench.slo) a.push("--slo", bench.slo);
-  if (bench.engine === "grpc") a.push("--engine", "grpc");
+  if (bench.engine === "grpc" && !(conn.protocol && conn.protocol !== "grpc")) a.push("--engine", "grpc");
   a.push("-d", messagesOf(req.body, clientStreaming).join("\n"), req.target, req.method);
   return shellJoin(a);
 }
@@ -127,7 +131,7 @@ const VALUE_FLAGS = new Set(["-d", "--data", "-H", "--header", "--rpc-header", "
   "--cacert", "-cacert", "--cert", "-cert", "--key", "-key", "--servername", "-servername", "--authority", "-authority",
   "--proto", "-proto", "--import-path", "-import-path", "-I", "--protoset", "-protoset", "--rate", "--step", "-c",
   "--concurrency", "--duration", "--slo", "-n", "--count", "--connect-timeout", "-connect-timeout", "--warmup",
-  "--reflect-header", "-reflect-header", "--rpc-header", "-rpc-header", "--max-msg-size", "-max-msg-size", "-format", "--format", "--engine"]);
+  "--reflect-header", "-reflect-header", "--rpc-header", "-rpc-header", "--max-msg-size", "-max-msg-size", "-format", "--format", "--engine", "--protocol", "--codec"]);
 
 // parseCommand reads an rpckit call/bench or grpcurl command back into a
 // request (and bench settings, for rpckit bench).
@@ -179,6 +183,8 @@ function applyFlag(out, name, val) {
     case "duration": out.bench.durationS = parseGoDuration(val) / 1000; break;
     case "slo": out.bench.slo = val; break;
     case "engine": out.bench.engine = val; break;
+    case "protocol": out.protocol = val; break;
+    case "http2-prior-knowledge": out.http2 = true; break;
     default: break; // flags without a place in the page (certificates by path, ...)
   }
 }
