@@ -35,6 +35,8 @@ import (
 // fixtureServers are the running fixtures.
 type fixtureServers struct {
 	Plain, TLS, MTLS, Wide string // host:port
+	Connect                string // the test service on connect-go (rpctest.StartConnect)
+	Protoset               string // the test service's FileDescriptorSet, for Connect
 	Certs                  *rpctest.Certs
 	Recorded               *recorder // the unary calls Plain was sent
 	Dir                    string    // certificates and protos live here
@@ -69,7 +71,23 @@ func startFixtures(dir string) (*fixtureServers, error) {
 		s.Stop()
 		return nil, err
 	}
+	if err := s.startConnect(); err != nil {
+		s.Stop()
+		return nil, err
+	}
 	return s, nil
+}
+
+// startConnect serves the test service on connect-go and writes its
+// protoset, as reflection is gRPC only.
+func (s *fixtureServers) startConnect() error {
+	srv, err := rpctest.StartConnect()
+	if err != nil {
+		return err
+	}
+	s.stops = append(s.stops, srv.Stop)
+	s.Connect, s.Protoset = srv.Addr, filepath.Join(s.Dir, "test.protoset")
+	return rpctest.WriteProtoset(s.Protoset)
 }
 
 // Stop stops every server.

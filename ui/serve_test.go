@@ -28,6 +28,8 @@ type serveInfo struct {
 	TLS        string `json:"tls"`
 	MTLS       string `json:"mtls"`
 	Wide       string `json:"wide"`
+	Connect    string `json:"connect"`  // the test service on connect-go
+	Protoset   string `json:"protoset"` // its schema, for Connect
 	CA         string `json:"ca"`
 	ClientCert string `json:"clientCert"`
 	ClientKey  string `json:"clientKey"`
@@ -69,7 +71,7 @@ func serveForBrowser() int {
 	defer stop3()
 	info := serveInfo{
 		URL: page, Origin: page[:strings.Index(page, "/?")], ExposedURL: exposed,
-		Plain: fx.Plain, TLS: fx.TLS, MTLS: fx.MTLS, Wide: fx.Wide,
+		Plain: fx.Plain, TLS: fx.TLS, MTLS: fx.MTLS, Wide: fx.Wide, Connect: fx.Connect, Protoset: fx.Protoset,
 		CA: fx.Certs.CA, ClientCert: fx.Certs.ClientCert, ClientKey: fx.Certs.ClientKey, Dir: dir,
 		Recorder: recorder,
 	}

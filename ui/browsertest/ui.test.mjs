@@ -708,3 +708,34 @@ describe("12. history and collections persist; grpcui files import", () => {
     assert.match(await p.textContent("[data-testid=response-json]"), /"x-echo-from=grpcui"/);
   });
 });
+
+describe("13. the connect form's protocol: Connect over h2c with an uploaded schema", () => {
+  test("connect, call, a failure's details, the copied command", async () => {
+    const p = await fresh();
+    await p.fill("#target", info.connect);
+    await p.setChecked("#use-tls", false);
+    await p.setChecked("#use-reflection", false);
+    await p.selectOption("#protocol", "connect");
+    await p.setChecked("#use-h2c", true);
+    await p.setInputFiles("#schema-files", info.protoset);
+    await p.click("#connect");
+    await p.waitForFunction((t) => document.querySelector("#status-line").textContent.startsWith(`connected to ${t}`), info.connect);
+    assert.match(await p.textContent("#connections"), new RegExp(`${info.connect} \\(connect, h2c\\)`));
+    await p.fill("#search", "Echo");
+    const echoes = p.locator(`#method-list .m[data-method="${ECHO}"]`);
+    await echoes.nth(1).click();
+    await p.waitForSelector(`.tab.active button[title="${ECHO} @ ${info.connect}"]`);
+    await setEditor(p, '{"number":"21"}');
+    assert.equal(await sendAndWait(p), "OK (0)");
+    assert.match(await p.textContent("[data-testid=response-json]"), /"number": "21"/);
+    const resp = p.locator("[data-testid=response]");
+    assert.match(await resp.locator('table[aria-label="Response headers"]').textContent(), /x-http-method\s*POST/);
+    await setEditor(p, '{"failCode": 5, "failMessage": "no such item"}');
+    assert.equal(await sendAndWait(p), "NOT_FOUND (5)");
+    const details = (await resp.locator("[data-testid=details] pre").allTextContents()).map((t) => JSON.parse(t));
+    assert.equal(details[0]["@type"], "type.googleapis.com/google.rpc.ErrorInfo");
+    await p.click("[data-testid=copy-as]");
+    await p.click("[data-testid=copy-call]");
+    assert.match(await p.inputValue("[data-testid=command]"), /^rpckit call --protocol connect --http2-prior-knowledge --plaintext --protoset test\.protoset /);
+  });
+});
