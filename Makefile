@@ -36,10 +36,11 @@ targets:
 # Python gRPC (a C-core implementation) and Apache Thrift's Python library
 # (PyPI's thrift) for the interop tests; the grpc-web and Connect npm
 # clients for the gateway's gRPC-Web and Connect tests; Debian's chromium,
-# npm's playwright-core and grpcurl for the ui's browser suite; Debian's
-# Apache Thrift compiler, the oracle of thrift/idl's tests; Debian's
-# prometheus (prometheus and promtool) for deploy's rules and live
-# monitoring tests; staticcheck and deadcode for lint.
+# npm's playwright-core and grpcurl for the ui's browser suite; buf (buf curl)
+# for the Connect client's scripts; Debian's Apache Thrift compiler, the
+# oracle of thrift/idl's tests; Debian's prometheus (prometheus and promtool)
+# for deploy's rules and live monitoring tests; staticcheck and deadcode for
+# lint.
 deps:
 	@mkdir -p $(dir $(DEPS_LOG)) && : >$(DEPS_LOG)
 	@$(QUIET) "go modules" $(GO) mod download
@@ -57,6 +58,8 @@ deps:
 		$(QUIET) "npm ci (browser suite)" npm ci --prefix ui/browsertest --no-audit --no-fund
 	@test -x $(GRPCURL) || \
 		$(QUIET) "go install grpcurl" env GOBIN=$(dir $(GRPCURL)) $(GO) install github.com/fullstorydev/grpcurl/cmd/grpcurl@$(GRPCURL_VERSION)
+	@test -x $(BUF) || \
+		$(QUIET) "go install buf" env GOBIN=$(dir $(BUF)) $(GO) install github.com/bufbuild/buf/cmd/buf@$(BUF_VERSION)
 	@test -x $(STATICCHECK) || \
 		$(QUIET) "go install staticcheck" env GOBIN=$(dir $(STATICCHECK)) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 	@test -x $(DEADCODE) || \
@@ -94,6 +97,10 @@ unit:
 # here and grpcurl from the cache. Screenshots go to ui/browsertest/out/.
 GRPCURL_VERSION = v1.9.4
 GRPCURL ?= $(CACHE)/bin/grpcurl
+# buf curl, the peer of rpckit call --protocol connect in internal/cli's
+# scripts and bench/call_vs_bufcurl.sh.
+BUF_VERSION = v1.75.0
+BUF ?= $(CACHE)/bin/buf
 
 browser:
 	$(GO) test -c -o ui/browsertest/out/uitest ./ui

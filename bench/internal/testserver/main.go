@@ -2,7 +2,9 @@
 // health and reflection on 127.0.0.1 for the benchmark scripts, prints its
 // address, and runs until interrupted. With -http it also serves HTTP on
 // another loopback port, answering 200 "ok" to any request, and prints its
-// http:// URL on a second line.
+// http:// URL on a second line. With -connect it serves the service on
+// connect-go instead (Connect, gRPC and gRPC-Web over HTTP/1.1 and h2c, no
+// reflection).
 package main
 
 import (
@@ -20,13 +22,14 @@ import (
 
 func main() {
 	withHTTP := flag.Bool("http", false, "also serve HTTP, answering 200 ok")
+	connect := flag.Bool("connect", false, "serve on connect-go")
 	flag.Parse()
-	srv, err := rpctest.Start(rpctest.Options{})
+	addr, stop, err := start(*connect)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "testserver:", err)
 		os.Exit(1)
 	}
-	fmt.Println(srv.Addr)
+	fmt.Println(addr)
 	if *withHTTP {
 		lis, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
@@ -40,7 +43,7 @@ func main() {
 		fmt.Println("http://" + lis.Addr().String())
 	}
 	waitSignal()
-	srv.Stop()
+	stop()
 }
 
 // waitSignal returns on SIGINT or SIGTERM.
@@ -48,4 +51,19 @@ func waitSignal() {
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	<-sig
+}
+
+func start(connect bool) (string, func(), error) {
+	if connect {
+		srv, err := rpctest.StartConnect()
+		if err != nil {
+			return "", nil, err
+		}
+		return srv.Addr, srv.Stop, nil
+	}
+	srv, err := rpctest.Start(rpctest.Options{})
+	if err != nil {
+		return "", nil, err
+	}
+	return srv.Addr, srv.Stop, nil
 }
