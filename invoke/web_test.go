@@ -4,6 +4,10 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
 	"testing"
 
 	testv1 "github.com/rpckit/rpckit/internal/gen/rpckit/test/v1"
@@ -12,6 +16,7 @@ import (
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protodesc"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -261,5 +266,75 @@ func TestWebOptionErrors(t *testing.T) {
 	_, err := invoke.Dial(context.Background(), "127.0.0.1:1", invoke.DialOptions{Plaintext: true, Protocol: invoke.ProtocolConnect})
 	if !errors.As(err, &ce) {
 		t.Errorf("dial of a closed port: %v, want a ConnectError", err)
+	}
+}
+
+// TestWebTLSAndUnix: over TLS the web protocols negotiate HTTP/2 (bidi
+// works) unless held to HTTP/1.1, client certificates included; a unix
+// socket target works as for gRPC.
+func TestWebTLSAndUnix(t *testing.T) {
+	certs, err := rpctest.MakeCerts(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewUnstartedServer(rpctest.ConnectHandler())
+	srv.EnableHTTP2 = true
+	srv.TLS = certs.ServerTLS(true)
+	srv.StartTLS()
+	t.Cleanup(srv.Close)
+	addr := srv.Listener.Addr().String()
+	tlsOpts := invoke.TLSOptions{CACert: certs.CA, Cert: certs.ClientCert, Key: certs.ClientKey}
+	for _, c := range []struct {
+		opts  invoke.DialOptions
+		proto string
+	}{
+		{invoke.DialOptions{Protocol: invoke.ProtocolConnect, TLS: tlsOpts}, "HTTP/2.0"},
+		{invoke.DialOptions{Protocol: invoke.ProtocolGRPCWeb, TLS: tlsOpts}, "HTTP/2.0"},
+		{invoke.DialOptions{Protocol: invoke.ProtocolConnect, TLS: tlsOpts, HTTP: invoke.HTTPOptions{HTTP1: true}}, "HTTP/1.1"},
+	} {
+		conn, err := invoke.Dial(context.Background(), addr, c.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req, _ := proto.Marshal(&testv1.EchoRequest{Number: 1})
+		resp, err := conn.Unary(context.Background(), method("Echo"), req)
+		if err != nil {
+			t.Fatalf("%+v: %v", c.opts, err)
+		}
+		if got := resp.Header.Get("x-http-proto"); len(got) != 1 || got[0] != c.proto {
+			t.Errorf("%+v: served over %v, want %s", c.opts, got, c.proto)
+		}
+		if c.proto == "HTTP/2.0" {
+			if got := streamCall(t, conn, "Chat", [][]byte{req, req}); len(got) != 2 {
+				t.Errorf("%+v: bidi gave %d responses", c.opts, len(got))
+			}
+		}
+		conn.Close()
+	}
+	noCert := invoke.DialOptions{Protocol: invoke.ProtocolConnect, TLS: invoke.TLSOptions{CACert: certs.CA}}
+	conn, err := invoke.Dial(context.Background(), addr, noCert)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.Unary(context.Background(), method("Echo"), nil); status.Code(err) != codes.Unavailable {
+		t.Errorf("no client certificate: %v, want UNAVAILABLE", err)
+	}
+
+	sock := filepath.Join(t.TempDir(), "s.sock")
+	lis, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := &http.Server{Handler: rpctest.ConnectHandler()}
+	go hs.Serve(lis)
+	t.Cleanup(func() { hs.Close() })
+	uconn, err := invoke.Dial(context.Background(), "unix:"+sock, invoke.DialOptions{Plaintext: true, Protocol: invoke.ProtocolConnect})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer uconn.Close()
+	if _, err := uconn.Unary(context.Background(), method("Echo"), nil); err != nil {
+		t.Errorf("unix socket: %v", err)
 	}
 }

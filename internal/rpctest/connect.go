@@ -20,7 +20,8 @@ import (
 // gRPC and gRPC-Web over HTTP/1.1 and h2c on 127.0.0.1, for the Connect
 // and gRPC-Web clients' tests. It answers as Service does, except that the
 // metadata Echo reports is the request's x-* headers, and every response
-// has a header x-http-method naming the request's method (GET or POST).
+// has headers x-http-method and x-http-proto naming the request's method
+// (GET or POST) and HTTP version.
 // Echo has no side effects and so takes GET too.
 type ConnectServer struct {
 	Addr string // host:port
@@ -52,7 +53,10 @@ func ConnectHandler() http.Handler {
 	mux.Handle(svc+"Count", connect.NewServerStreamHandler(svc+"Count", connectCount))
 	mux.Handle(svc+"Sum", connect.NewClientStreamHandler(svc+"Sum", connectSum))
 	mux.Handle(svc+"Chat", connect.NewBidiStreamHandler(svc+"Chat", connectChat))
-	return mux
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Http-Proto", r.Proto)
+		mux.ServeHTTP(w, r)
+	})
 }
 
 func connectEcho(ctx context.Context, req *connect.Request[testv1.EchoRequest]) (*connect.Response[testv1.EchoResponse], error) {
