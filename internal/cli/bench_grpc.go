@@ -67,7 +67,7 @@ const (
 )
 
 func (f *grpcBenchFlags) registerEngine(fs *pflag.FlagSet) {
-	fs.StringVar(&f.engine, "engine", engineLean, "client: lean (rpckit's own HTTP/2 client, low CPU per call), grpc (grpc-go, for fidelity) or connect (connect-go, the default and only one for --protocol grpc-web or connect)")
+	fs.StringVar(&f.engine, "engine", engineLean, "client: lean (rpckit's own HTTP/2 client, low CPU per call; gRPC and gRPC-Web), grpc (grpc-go, for fidelity) or connect (connect-go, the default for --protocol grpc-web or connect)")
 }
 
 // checkEngine refuses an unknown engine, or one that cannot speak the
@@ -76,12 +76,21 @@ func (f *grpcBenchFlags) checkEngine(fs *pflag.FlagSet) error {
 	if _, err := loadtarget.ParseEngine(f.engine); err != nil || f.engine == "" {
 		return usagef("--engine %q: want lean, grpc or connect", f.engine)
 	}
-	web := f.conn.opts.Protocol != invoke.ProtocolGRPC
-	if web && !fs.Changed("engine") {
+	p := f.conn.opts.Protocol
+	if p != invoke.ProtocolGRPC && !fs.Changed("engine") {
 		f.engine = engineConnect
 	}
-	if web != (f.engine == engineConnect) {
-		return usagef("--engine %s cannot speak --protocol %s; connect speaks grpc-web and connect, lean and grpc speak grpc", f.engine, f.conn.opts.Protocol)
+	ok := map[string]bool{
+		engineConnect: p != invoke.ProtocolGRPC,
+		engineGRPC:    p == invoke.ProtocolGRPC,
+		engineLean:    p != invoke.ProtocolConnect,
+	}[f.engine]
+	if !ok {
+		return usagef("--engine %s cannot speak --protocol %s; connect speaks grpc-web and connect, lean grpc and grpc-web, grpc grpc", f.engine, p)
+	}
+	h := f.conn.opts.HTTP
+	if f.engine == engineLean && p == invoke.ProtocolGRPCWeb && (h.HTTP1 || f.conn.opts.Plaintext && !h.HTTP2PriorKnowledge) {
+		return usagef("--engine lean speaks gRPC-Web over HTTP/2 only: give --http2-prior-knowledge in plaintext, and no --http1")
 	}
 	return nil
 }

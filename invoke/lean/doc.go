@@ -31,6 +31,11 @@
 // status, which status.FromError understands. For everything else (service
 // config, load balancing, credentials plugins) use package invoke.
 //
+// A Method made with MethodOptions.GRPCWeb speaks gRPC-Web over the same
+// HTTP/2 connection instead: its content type, and the status read from
+// the trailer frame that ends the body (or from the headers of a response
+// without one).
+//
 // lean may import golang.org/x/net/http2 and its hpack, and grpc-go's
 // codes, status and metadata types for its API; not grpc-go's transport.
 package lean

@@ -55,6 +55,16 @@ func (t *transport) fields(m *Method) []hpack.HeaderField {
 		hpack.HeaderField{Name: ":scheme", Value: t.scheme},
 		hpack.HeaderField{Name: ":path", Value: m.path},
 		hpack.HeaderField{Name: ":authority", Value: t.authority},
+	)
+	if m.web {
+		f = append(f,
+			hpack.HeaderField{Name: "content-type", Value: "application/grpc-web+proto"},
+			hpack.HeaderField{Name: "user-agent", Value: t.opts.UserAgent},
+			hpack.HeaderField{Name: "x-grpc-web", Value: "1"},
+		)
+		return append(f, m.md...)
+	}
+	f = append(f,
 		hpack.HeaderField{Name: "content-type", Value: "application/grpc"},
 		hpack.HeaderField{Name: "user-agent", Value: t.opts.UserAgent},
 		hpack.HeaderField{Name: "te", Value: "trailers"},

@@ -96,7 +96,7 @@ func (t *transport) onField(f hpack.HeaderField) {
 	case ":status":
 		s.httpStatus, _ = strconv.Atoi(f.Value)
 	case "content-type":
-		s.grpcContent = isGRPCContentType(f.Value)
+		s.grpcContent = isGRPCContentType(f.Value) || s.web() && isGRPCWebContentType(f.Value)
 	case "grpc-status":
 		if n, err := strconv.Atoi(f.Value); err == nil && n >= 0 {
 			s.grpcStatus = n
@@ -135,6 +135,11 @@ func (t *transport) keepMetadata(s *stream, f hpack.HeaderField) {
 
 func isGRPCContentType(v string) bool {
 	rest, ok := strings.CutPrefix(v, "application/grpc")
+	return ok && (rest == "" || rest[0] == '+' || rest[0] == ';')
+}
+
+func isGRPCWebContentType(v string) bool {
+	rest, ok := strings.CutPrefix(v, "application/grpc-web")
 	return ok && (rest == "" || rest[0] == '+' || rest[0] == ';')
 }
 

@@ -15,6 +15,7 @@ import (
 type Method struct {
 	path          string
 	serverStreams bool
+	web           bool // gRPC-Web
 	md            []hpack.HeaderField
 }
 
@@ -26,6 +27,10 @@ type MethodOptions struct {
 	// Metadata is sent with every call. Keys ending in "-bin" carry binary
 	// values, sent base64-encoded.
 	Metadata metadata.MD
+	// GRPCWeb makes the calls gRPC-Web over HTTP/2: content type
+	// application/grpc-web+proto, the same message framing, and the status
+	// in a trailer frame at the end of the body instead of HTTP trailers.
+	GRPCWeb bool
 }
 
 // NewMethod prepares a method by its HTTP/2 path, /package.Service/Method.
@@ -33,7 +38,7 @@ func NewMethod(path string, opts MethodOptions) (*Method, error) {
 	if !strings.HasPrefix(path, "/") || strings.Count(path, "/") != 2 || strings.HasSuffix(path, "/") {
 		return nil, fmt.Errorf("lean: method path %q: want /package.Service/Method", path)
 	}
-	m := &Method{path: path, serverStreams: opts.ServerStreams}
+	m := &Method{path: path, serverStreams: opts.ServerStreams, web: opts.GRPCWeb}
 	for key, values := range opts.Metadata {
 		if err := checkMetadataKey(key); err != nil {
 			return nil, err

@@ -235,8 +235,16 @@ func (t *transport) onData(id uint32, n int, data []byte, endStream bool) *connF
 		t.finishLocked(s, err, true)
 		return nil
 	}
+	if s.webEnded {
+		t.endWebLocked(s)
+		return nil
+	}
 	if !s.m.serverStreams && s.msgs > 1 {
 		t.finishLocked(s, errorf(codes.Internal, "cardinality violation: a unary response has more than one message"), true)
+		return nil
+	}
+	if endStream && s.web() && s.grpcStatus >= 0 {
+		t.endWebLocked(s) // gRPC-Web's status in the headers, with no body
 		return nil
 	}
 	if endStream {

@@ -56,6 +56,10 @@ type stream struct {
 	inBody  bool
 	remain  int
 	body    []byte
+	// gRPC-Web: the frame being read is the trailer frame (prefix flag
+	// 0x80), and once it is whole, webEnded.
+	webTrailer bool
+	webEnded   bool
 }
 
 var streamPool = sync.Pool{New: func() any {
@@ -172,7 +176,7 @@ func (s *stream) deframe(p []byte, maxSize int) *Error {
 		s.remain -= n
 		if s.remain == 0 && len(s.body) == 0 {
 			s.deliver(p[:n]) // the whole message is in this frame
-		} else if s.opts.OnMessage != nil {
+		} else if s.opts.OnMessage != nil || s.webTrailer {
 			s.body = append(s.body, p[:n]...)
 			if s.remain == 0 {
 				s.deliver(s.body)
@@ -188,6 +192,10 @@ func (s *stream) deframe(p []byte, maxSize int) *Error {
 
 func (s *stream) startMessage(maxSize int) *Error {
 	s.prefixN = 0
+	if s.webEnded {
+		return errorf(codes.Internal, "gRPC-Web data after the trailer frame")
+	}
+	s.webTrailer = s.web() && s.prefix[0]&0x80 != 0
 	if s.prefix[0]&1 != 0 {
 		return errorf(codes.Internal, "compressed response message, and no compression was asked for")
 	}
@@ -202,6 +210,11 @@ func (s *stream) startMessage(maxSize int) *Error {
 
 func (s *stream) deliver(msg []byte) {
 	s.inBody = false
+	if s.webTrailer {
+		s.webTrailer, s.webEnded = false, true
+		s.webTrailers(msg)
+		return
+	}
 	s.msgs++
 	if cb := s.opts.OnMessage; cb != nil {
 		if msg == nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/rpckit/rpckit/internal/rpctest"
 	"github.com/rpckit/rpckit/invoke"
 	"github.com/rpckit/rpckit/load"
+	"google.golang.org/protobuf/proto"
 )
 
 // TestConnectEngine: the connect engine calls a connect-go server over
@@ -82,10 +83,103 @@ func TestEngineMatchesProtocol(t *testing.T) {
 	for _, c := range []struct {
 		e    Engine
 		conn *invoke.Conn
-	}{{GRPC, web}, {Lean, web}, {Connect, grpcConn}} {
+	}{{GRPC, web}, {Lean, web}, {Connect, grpcConn}} { // web is Connect
 		_, err := New(context.Background(), Options{Engine: c.e, Conn: c.conn, Method: method("Echo"), Requests: [][]byte{{}}})
 		if err == nil || !strings.Contains(err.Error(), "cannot speak") {
 			t.Errorf("%s engine on a %s conn: %v", c.e, c.conn.Protocol(), err)
 		}
+	}
+}
+
+// TestLeanGRPCWeb: the lean engine speaks gRPC-Web over h2c to a
+// connect-go server: unary and server-streaming calls, failures by code
+// from the trailer frame, and the trailer frame's metadata.
+func TestLeanGRPCWeb(t *testing.T) {
+	srv, err := rpctest.StartConnect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Stop)
+	conn, err := invoke.NewConn(srv.Addr, invoke.DialOptions{Plaintext: true, Protocol: invoke.ProtocolGRPCWeb,
+		HTTP: invoke.HTTPOptions{HTTP2PriorKnowledge: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	run := func(o Options, n int64) *load.Result {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		o.Engine, o.Conn, o.Address = Lean, conn, srv.Addr
+		o.Lean.Plaintext = true
+		tg, err := New(ctx, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tg.Close()
+		lo := load.Options{Concurrency: 2, Count: n, Timeout: 5 * time.Second}
+		tg.Apply(&lo)
+		res, err := load.Run(ctx, lo, tg.Call)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	ok := run(Options{Method: method("Echo"), Requests: [][]byte{marshal(t, &testv1.EchoRequest{Number: 7})}}, 20)
+	if ok.Calls != 20 || ok.Codes["OK"] != 20 {
+		t.Errorf("unary: calls %d codes %v first error %q", ok.Calls, ok.Codes, ok.FirstError)
+	}
+	failed := run(Options{Method: method("Echo"), Requests: [][]byte{marshal(t, &testv1.EchoRequest{FailCode: 5, FailMessage: "gone"})}}, 10)
+	if failed.Errors != 10 || failed.Codes["NOT_FOUND"] != 10 || !strings.Contains(failed.FirstError, "gone") {
+		t.Errorf("failing: errors %d codes %v first %q", failed.Errors, failed.Codes, failed.FirstError)
+	}
+	stream := run(Options{Method: method("Count"), Requests: [][]byte{marshal(t, &testv1.CountRequest{Count: 3})}}, 10)
+	if stream.Errors != 0 || stream.Extra.Count() != 3*stream.Calls {
+		t.Errorf("stream: errors %d (%s), %d message latencies for %d calls of 3", stream.Errors, stream.FirstError, stream.Extra.Count(), stream.Calls)
+	}
+	// The status after messages comes in the trailer frame.
+	late := run(Options{Method: method("Count"), Requests: [][]byte{marshal(t, &testv1.CountRequest{Count: 3, FailAfter: 2, FailCode: 10})}}, 10)
+	if late.Codes["ABORTED"] != 10 || !strings.Contains(late.FirstError, "failed after 2 messages") || late.Extra.Count() != 20 {
+		t.Errorf("late failure: codes %v first %q, %d messages", late.Codes, late.FirstError, late.Extra.Count())
+	}
+}
+
+// BenchmarkGRPCWebUnary: one gRPC-Web unary call over h2c to the
+// connect-go fixture, on the lean engine and on connect-go's, calls in
+// parallel (8 per CPU) on one connection.
+func BenchmarkGRPCWebUnary(b *testing.B) {
+	srv, err := rpctest.StartConnect()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(srv.Stop)
+	conn, err := invoke.NewConn(srv.Addr, invoke.DialOptions{Plaintext: true, Protocol: invoke.ProtocolGRPCWeb,
+		HTTP: invoke.HTTPOptions{HTTP2PriorKnowledge: true}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { conn.Close() })
+	req, _ := proto.Marshal(&testv1.EchoRequest{Item: &testv1.Item{Name: "bench", Id: 1}, Number: 7})
+	for _, e := range []Engine{Lean, Connect} {
+		b.Run(string(e), func(b *testing.B) {
+			o := Options{Engine: e, Method: method("Echo"), Requests: [][]byte{req}, Conn: conn, Address: srv.Addr}
+			o.Lean.Plaintext = true
+			tg, err := New(context.Background(), o)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer tg.Close()
+			ctx := context.Background()
+			b.ReportAllocs()
+			b.SetParallelism(8)
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					if err := tg.Call(ctx); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			})
+		})
 	}
 }

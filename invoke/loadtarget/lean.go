@@ -44,7 +44,8 @@ func LeanOptions(d invoke.DialOptions) (lean.Options, error) {
 
 func newLean(ctx context.Context, o Options) (*Target, error) {
 	md := o.Method
-	m, err := lean.NewMethod(invoke.MethodPath(md), lean.MethodOptions{ServerStreams: md.IsStreamingServer(), Metadata: o.Metadata})
+	web := o.Conn != nil && o.Conn.Protocol() == invoke.ProtocolGRPCWeb
+	m, err := lean.NewMethod(invoke.MethodPath(md), lean.MethodOptions{ServerStreams: md.IsStreamingServer(), Metadata: o.Metadata, GRPCWeb: web})
 	if err != nil {
 		return nil, err
 	}

@@ -66,7 +66,8 @@ type Options struct {
 
 	// Address is what Lean dials (host:port, unix:path, or dns:///host:port
 	// for every address the name resolves to), with Lean's options (see
-	// LeanOptions).
+	// LeanOptions). Lean speaks gRPC-Web (over HTTP/2) when Conn's
+	// protocol is gRPC-Web.
 	Address string
 	Lean    lean.Options
 	// Addresses, when set, are what Lean dials instead, Address being
@@ -122,13 +123,20 @@ func New(ctx context.Context, opts Options) (*Target, error) {
 }
 
 // checkProtocol refuses an engine that cannot speak conn's protocol:
-// Connect speaks gRPC-Web and Connect, the others gRPC.
+// Connect speaks gRPC-Web and Connect, GRPC gRPC, and Lean gRPC and
+// gRPC-Web (over HTTP/2).
 func checkProtocol(e Engine, conn *invoke.Conn) error {
 	if conn == nil {
 		return nil
 	}
-	if web := conn.Protocol() != invoke.ProtocolGRPC; web != (e == Connect) {
-		return fmt.Errorf("loadtarget: the %s engine cannot speak %s", e, conn.Protocol())
+	p := conn.Protocol()
+	ok := map[Engine]bool{
+		Connect: p != invoke.ProtocolGRPC,
+		GRPC:    p == invoke.ProtocolGRPC,
+		Lean:    p != invoke.ProtocolConnect,
+	}[e]
+	if !ok {
+		return fmt.Errorf("loadtarget: the %s engine cannot speak %s", e, p)
 	}
 	return nil
 }
