@@ -150,7 +150,7 @@ them by address. --service-config and --breaker (grpc engine) apply a gRPC
 service config and a circuit breaker, as for call. --protocol grpc-web or
 connect calls through connect-go (--engine connect) over HTTP/1.1, or h2c
 with --http2-prior-knowledge, reporting the same status codes and errors;
---engine lean speaks gRPC-Web too, over HTTP/2.
+--engine lean speaks gRPC-Web and Connect's unary calls too, over HTTP/2.
 
 --scenario FILE runs several flows at once, each with its own target (TARGET
 and METHOD, or a URL), data, executor and SLO; settings are keyed by flag

@@ -67,7 +67,7 @@ const (
 )
 
 func (f *grpcBenchFlags) registerEngine(fs *pflag.FlagSet) {
-	fs.StringVar(&f.engine, "engine", engineLean, "client: lean (rpckit's own HTTP/2 client, low CPU per call; gRPC and gRPC-Web), grpc (grpc-go, for fidelity) or connect (connect-go, the default for --protocol grpc-web or connect)")
+	fs.StringVar(&f.engine, "engine", engineLean, "client: lean (rpckit's own HTTP/2 client, low CPU per call; also gRPC-Web, and Connect's unary calls), grpc (grpc-go, for fidelity) or connect (connect-go, the default for --protocol grpc-web or connect)")
 }
 
 // checkEngine refuses an unknown engine, or one that cannot speak the
@@ -83,14 +83,14 @@ func (f *grpcBenchFlags) checkEngine(fs *pflag.FlagSet) error {
 	ok := map[string]bool{
 		engineConnect: p != invoke.ProtocolGRPC,
 		engineGRPC:    p == invoke.ProtocolGRPC,
-		engineLean:    p != invoke.ProtocolConnect,
+		engineLean:    true,
 	}[f.engine]
 	if !ok {
-		return usagef("--engine %s cannot speak --protocol %s; connect speaks grpc-web and connect, lean grpc and grpc-web, grpc grpc", f.engine, p)
+		return usagef("--engine %s cannot speak --protocol %s; connect speaks grpc-web and connect, grpc grpc, lean all three", f.engine, p)
 	}
 	h := f.conn.opts.HTTP
-	if f.engine == engineLean && p == invoke.ProtocolGRPCWeb && (h.HTTP1 || f.conn.opts.Plaintext && !h.HTTP2PriorKnowledge) {
-		return usagef("--engine lean speaks gRPC-Web over HTTP/2 only: give --http2-prior-knowledge in plaintext, and no --http1")
+	if f.engine == engineLean && p != invoke.ProtocolGRPC && (h.HTTP1 || f.conn.opts.Plaintext && !h.HTTP2PriorKnowledge) {
+		return usagef("--engine lean speaks %s over HTTP/2 only: give --http2-prior-knowledge in plaintext, and no --http1", p)
 	}
 	return nil
 }

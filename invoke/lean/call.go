@@ -98,7 +98,7 @@ func (t *transport) call(ctx context.Context, m *Method, reqs []Message, opts *C
 // before it.
 func (t *transport) sendReadyLocked(s *stream, reqs []Message, interval time.Duration) (next int, rest []byte) {
 	for next < len(reqs) {
-		rest = t.writeDataLocked(s, reqs[next].framed, next == len(reqs)-1)
+		rest = t.writeDataLocked(s, s.payload(reqs[next]), next == len(reqs)-1)
 		next++
 		if len(rest) > 0 || interval > 0 {
 			return next, rest
@@ -133,7 +133,7 @@ func (t *transport) sendRest(ctx context.Context, s *stream, reqs []Message, nex
 				return
 			}
 		}
-		rest = reqs[next].framed
+		rest = s.payload(reqs[next])
 		next++
 	}
 }

@@ -34,7 +34,9 @@
 // A Method made with MethodOptions.GRPCWeb speaks gRPC-Web over the same
 // HTTP/2 connection instead: its content type, and the status read from
 // the trailer frame that ends the body (or from the headers of a response
-// without one).
+// without one). One made with MethodOptions.Connect makes the Connect
+// protocol's unary calls: the message bare, the status from the HTTP one
+// and a JSON error body.
 //
 // lean may import golang.org/x/net/http2 and its hpack, and grpc-go's
 // codes, status and metadata types for its API; not grpc-go's transport.

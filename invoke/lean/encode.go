@@ -56,6 +56,14 @@ func (t *transport) fields(m *Method) []hpack.HeaderField {
 		hpack.HeaderField{Name: ":path", Value: m.path},
 		hpack.HeaderField{Name: ":authority", Value: t.authority},
 	)
+	if m.connect {
+		f = append(f,
+			hpack.HeaderField{Name: "content-type", Value: "application/proto"},
+			hpack.HeaderField{Name: "user-agent", Value: t.opts.UserAgent},
+			hpack.HeaderField{Name: "connect-protocol-version", Value: "1"},
+		)
+		return append(f, m.md...)
+	}
 	if m.web {
 		f = append(f,
 			hpack.HeaderField{Name: "content-type", Value: "application/grpc-web+proto"},
@@ -109,7 +117,14 @@ func (t *transport) openLocked(s *stream, dl *deadline, endStream bool) {
 	}
 	block := t.headerBlockLocked(s.m)
 	var timeout [24]byte
-	tl := t.appendTimeoutLocked(timeout[:0], dl)
+	var tl []byte
+	if s.connect() {
+		if dl.has() {
+			tl = appendConnectTimeout(timeout[:0], dl.remaining())
+		}
+	} else {
+		tl = t.appendTimeoutLocked(timeout[:0], dl)
+	}
 	flags := http2.FlagHeadersEndHeaders
 	if endStream {
 		flags |= http2.FlagHeadersEndStream

@@ -3,6 +3,7 @@ package lean
 import (
 	"testing"
 
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
 )
 
@@ -39,5 +40,26 @@ func TestWebTrailerFrame(t *testing.T) {
 	s := &stream{m: &Method{}, grpcStatus: -1, opts: &CallOptions{}}
 	if err := s.deframe([]byte{0x80, 0, 0, 0, 0}, 200); err != nil || s.webEnded || s.msgs != 1 {
 		t.Errorf("gRPC: %v, ended %v, %d messages", err, s.webEnded, s.msgs)
+	}
+}
+
+// TestConnectErrorBody: a Connect error body gives the code, the message
+// and the details; a body that is not one, the HTTP status's code.
+func TestConnectErrorBody(t *testing.T) {
+	body := `{"code":"failed_precondition","message":"not yet","details":[{"type":"google.rpc.ErrorInfo","value":"CgNXSFk"}]}`
+	e := connectError(400, []byte(body))
+	st := e.GRPCStatus()
+	if e.Code != codes.FailedPrecondition || st.Message() != "not yet" || len(st.Proto().GetDetails()) != 1 ||
+		st.Proto().GetDetails()[0].GetTypeUrl() != "type.googleapis.com/google.rpc.ErrorInfo" || string(st.Proto().GetDetails()[0].GetValue()) != "\n\x03WHY" {
+		t.Errorf("error %v, status %v", e, st.Proto())
+	}
+	if e := connectError(503, []byte("<html>")); e.Code != codes.Unavailable {
+		t.Errorf("not JSON: %v", e)
+	}
+	if c := connectCode("deadline_exceeded"); c != codes.DeadlineExceeded {
+		t.Errorf("deadline_exceeded: %v", c)
+	}
+	if c := connectCode("nope"); c != codes.Unknown {
+		t.Errorf("nope: %v", c)
 	}
 }

@@ -92,6 +92,10 @@ func (t *transport) onField(f hpack.HeaderField) {
 	if s == nil || h.tooLarge {
 		return
 	}
+	if s.connect() {
+		t.connectField(s, f.Name, f.Value)
+		return
+	}
 	switch f.Name {
 	case ":status":
 		s.httpStatus, _ = strconv.Atoi(f.Value)
@@ -155,6 +159,10 @@ func (t *transport) endHeaders() {
 	}
 	if h.tooLarge {
 		t.finishLocked(s, errorf(codes.Internal, "response header list larger than %d bytes", maxHeaderListSize), true)
+		return
+	}
+	if s.connect() {
+		t.connectHeaders(s, h.trailers)
 		return
 	}
 	if !s.gotHeaders {

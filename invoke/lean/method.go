@@ -16,6 +16,7 @@ type Method struct {
 	path          string
 	serverStreams bool
 	web           bool // gRPC-Web
+	connect       bool // Connect, unary
 	md            []hpack.HeaderField
 }
 
@@ -31,6 +32,10 @@ type MethodOptions struct {
 	// application/grpc-web+proto, the same message framing, and the status
 	// in a trailer frame at the end of the body instead of HTTP trailers.
 	GRPCWeb bool
+	// Connect makes the calls the Connect protocol's unary ones over
+	// HTTP/2: the message bare, application/proto, connect-timeout-ms, the
+	// status from the HTTP one and a JSON error body. Unary methods only.
+	Connect bool
 }
 
 // NewMethod prepares a method by its HTTP/2 path, /package.Service/Method.
@@ -38,7 +43,10 @@ func NewMethod(path string, opts MethodOptions) (*Method, error) {
 	if !strings.HasPrefix(path, "/") || strings.Count(path, "/") != 2 || strings.HasSuffix(path, "/") {
 		return nil, fmt.Errorf("lean: method path %q: want /package.Service/Method", path)
 	}
-	m := &Method{path: path, serverStreams: opts.ServerStreams, web: opts.GRPCWeb}
+	if opts.Connect && (opts.ServerStreams || opts.GRPCWeb) {
+		return nil, fmt.Errorf("lean: method %s: Connect calls are unary and not gRPC-Web", path)
+	}
+	m := &Method{path: path, serverStreams: opts.ServerStreams, web: opts.GRPCWeb, connect: opts.Connect}
 	for key, values := range opts.Metadata {
 		if err := checkMetadataKey(key); err != nil {
 			return nil, err

@@ -231,6 +231,13 @@ func (t *transport) onData(id uint32, n int, data []byte, endStream bool) *connF
 		t.finishLocked(s, errorf(codes.Internal, "DATA before the response headers"), true)
 		return nil
 	}
+	if s.connect() {
+		t.connectData(s, data, endStream, t.opts.MaxRecvMsgSize)
+		if !s.finished {
+			t.creditStreamLocked(s, n)
+		}
+		return nil
+	}
 	if err := s.deframe(data, t.opts.MaxRecvMsgSize); err != nil {
 		t.finishLocked(s, err, true)
 		return nil

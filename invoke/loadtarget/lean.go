@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"sync/atomic"
 	"time"
@@ -44,8 +45,15 @@ func LeanOptions(d invoke.DialOptions) (lean.Options, error) {
 
 func newLean(ctx context.Context, o Options) (*Target, error) {
 	md := o.Method
-	web := o.Conn != nil && o.Conn.Protocol() == invoke.ProtocolGRPCWeb
-	m, err := lean.NewMethod(invoke.MethodPath(md), lean.MethodOptions{ServerStreams: md.IsStreamingServer(), Metadata: o.Metadata, GRPCWeb: web})
+	mo := lean.MethodOptions{ServerStreams: md.IsStreamingServer(), Metadata: o.Metadata}
+	if o.Conn != nil {
+		mo.GRPCWeb = o.Conn.Protocol() == invoke.ProtocolGRPCWeb
+		mo.Connect = o.Conn.Protocol() == invoke.ProtocolConnect
+	}
+	if mo.Connect && (md.IsStreamingClient() || md.IsStreamingServer()) {
+		return nil, fmt.Errorf("loadtarget: the lean engine makes Connect calls of unary methods only; %s streams", md.FullName())
+	}
+	m, err := lean.NewMethod(invoke.MethodPath(md), mo)
 	if err != nil {
 		return nil, err
 	}

@@ -66,8 +66,8 @@ type Options struct {
 
 	// Address is what Lean dials (host:port, unix:path, or dns:///host:port
 	// for every address the name resolves to), with Lean's options (see
-	// LeanOptions). Lean speaks gRPC-Web (over HTTP/2) when Conn's
-	// protocol is gRPC-Web.
+	// LeanOptions). Lean speaks gRPC-Web or Connect (unary, binary) over
+	// HTTP/2 when Conn's protocol says so.
 	Address string
 	Lean    lean.Options
 	// Addresses, when set, are what Lean dials instead, Address being
@@ -123,8 +123,8 @@ func New(ctx context.Context, opts Options) (*Target, error) {
 }
 
 // checkProtocol refuses an engine that cannot speak conn's protocol:
-// Connect speaks gRPC-Web and Connect, GRPC gRPC, and Lean gRPC and
-// gRPC-Web (over HTTP/2).
+// Connect speaks gRPC-Web and Connect, GRPC gRPC, and Lean all three over
+// HTTP/2 (Connect's unary calls only, with binary messages).
 func checkProtocol(e Engine, conn *invoke.Conn) error {
 	if conn == nil {
 		return nil
@@ -133,7 +133,7 @@ func checkProtocol(e Engine, conn *invoke.Conn) error {
 	ok := map[Engine]bool{
 		Connect: p != invoke.ProtocolGRPC,
 		GRPC:    p == invoke.ProtocolGRPC,
-		Lean:    p != invoke.ProtocolConnect,
+		Lean:    true,
 	}[e]
 	if !ok {
 		return fmt.Errorf("loadtarget: the %s engine cannot speak %s", e, p)
