@@ -43,6 +43,7 @@ type webStream struct {
 	conn   connect.StreamingClientConn
 	err    error  // why the call could not open
 	req    []byte // a server stream's request, until CloseSend
+	reqSet bool
 
 	unary           *Response // a unary method's response, before Recv takes it
 	header, trailer metadata.MD
@@ -91,10 +92,10 @@ func (s *webStream) SendMsg(m any) error {
 		return err
 	}
 	if !s.md.IsStreamingClient() {
-		if s.req != nil {
-			return fmt.Errorf("invoke: %s takes one request", s.md.FullName())
+		if s.reqSet {
+			return errors.New("a server-streaming or unary call takes one request")
 		}
-		s.req = b
+		s.req, s.reqSet = b, true
 		return nil
 	}
 	if err := s.conn.Send(&frame{b: b}); err != nil {

@@ -338,3 +338,20 @@ func TestWebTLSAndUnix(t *testing.T) {
 		t.Errorf("unix socket: %v", err)
 	}
 }
+
+// TestWebStreamOneRequest: a server stream takes one request, as gRPC's
+// does; a second is refused by name.
+func TestWebStreamOneRequest(t *testing.T) {
+	conn := dialWeb(t, invoke.DialOptions{Protocol: invoke.ProtocolConnect})
+	st, err := conn.NewStream(context.Background(), method("Count"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Send(nil); err != nil {
+		t.Fatal(err)
+	}
+	err = st.Send(nil)
+	if err == nil || err.Error() != "invoke: rpckit.test.v1.Test.Count: a server-streaming or unary call takes one request" {
+		t.Errorf("second request: %v", err)
+	}
+}
