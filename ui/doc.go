@@ -2,12 +2,13 @@
 // gRPC services: an http.Handler that serves hand-written ES modules and
 // CSS (embedded, no build step) and a small JSON API behind them.
 //
-// The page connects to targets (plaintext or TLS, schema from reflection or
-// uploaded .proto files and protosets), lists their services and methods,
-// describes messages for the request form, makes unary calls over POST and
-// runs streams and bounded load tests over one WebSocket per page (on the
-// load target rpckit bench uses, invoke/loadtarget: the lean engine unless
-// the page asks for grpc-go).
+// The page connects to targets (plaintext or TLS; gRPC, gRPC-Web or
+// Connect; schema from reflection or uploaded .proto files and protosets),
+// lists their services and methods, describes messages for the request
+// form, makes unary calls over POST and runs streams and bounded load tests
+// over one WebSocket per page (on the load target rpckit bench uses,
+// invoke/loadtarget: the lean engine unless the page asks for another, and
+// connect-go's for gRPC-Web and Connect).
 //
 // Security: every request must carry the session cookie, set in exchange
 // for the token printed at start; the Host header must name the listener
