@@ -70,16 +70,18 @@ func (t *transport) connectHeaders(s *stream, endStream bool) {
 }
 
 // connectData gathers a Connect response's body, up to maxSize, and ends
-// the call with its END_STREAM.
-func (t *transport) connectData(s *stream, data []byte, endStream bool, maxSize int) {
+// the call with its END_STREAM. It reports whether the call ended: the
+// stream is then the caller's again, not to be touched.
+func (t *transport) connectData(s *stream, data []byte, endStream bool, maxSize int) bool {
 	if len(s.body)+len(data) > maxSize+64<<10 { // room for an error body
 		t.finishLocked(s, errorf(codes.ResourceExhausted, "received message larger than max (%d vs. %d)", len(s.body)+len(data), maxSize), true)
-		return
+		return true
 	}
 	s.body = append(s.body, data...)
 	if endStream {
 		t.endConnectLocked(s)
 	}
+	return endStream
 }
 
 // endConnectLocked ends a Connect call: the message under HTTP 200, else

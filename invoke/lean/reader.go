@@ -232,8 +232,7 @@ func (t *transport) onData(id uint32, n int, data []byte, endStream bool) *connF
 		return nil
 	}
 	if s.connect() {
-		t.connectData(s, data, endStream, t.opts.MaxRecvMsgSize)
-		if !s.finished {
+		if !t.connectData(s, data, endStream, t.opts.MaxRecvMsgSize) {
 			t.creditStreamLocked(s, n)
 		}
 		return nil
