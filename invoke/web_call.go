@@ -23,7 +23,7 @@ func (w *webClient) unary(ctx context.Context, md protoreflect.MethodDescriptor,
 		if errors.As(err, &ce) {
 			resp.Trailer = headerMD(ce.Meta())
 		}
-		return webStatus(err)
+		return webError(ctx, err)
 	}
 	resp.Message = res.Msg.b
 	resp.Header, resp.Trailer = headerMD(res.Header()), headerMD(res.Trailer())
@@ -69,7 +69,7 @@ func (w *webClient) stream(ctx context.Context, md protoreflect.MethodDescriptor
 
 func (s *webStream) open(conn connect.StreamingClientConn, err error) {
 	s.once.Do(func() {
-		s.conn, s.err = conn, webStatus(err)
+		s.conn, s.err = conn, webError(s.ctx, err)
 		close(s.opened)
 	})
 }
@@ -102,14 +102,14 @@ func (s *webStream) SendMsg(m any) error {
 		if errors.Is(err, io.EOF) {
 			return io.EOF // the call is over; Recv says how
 		}
-		return webStatus(err)
+		return webError(s.ctx, err)
 	}
 	return nil
 }
 
 func (s *webStream) CloseSend() error {
 	if s.md.IsStreamingClient() {
-		return webStatus(s.conn.CloseRequest())
+		return webError(s.ctx, s.conn.CloseRequest())
 	}
 	if !s.md.IsStreamingServer() {
 		s.callUnary()
@@ -147,7 +147,7 @@ func (s *webStream) RecvMsg(m any) error {
 		if errors.Is(err, io.EOF) {
 			return io.EOF
 		}
-		return webStatus(err)
+		return webError(s.ctx, err)
 	}
 	*dst = f.b
 	return nil

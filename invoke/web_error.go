@@ -78,3 +78,14 @@ func decodeOrKeep(key, v string) string {
 	}
 	return v
 }
+
+// webError is webStatus for a call under ctx. connect-go reports some
+// broken connections (a write on a closed socket) as CANCELLED; unless ctx
+// was cancelled, that is UNAVAILABLE, as grpc-go says.
+func webError(ctx context.Context, err error) error {
+	err = webStatus(err)
+	if st, ok := status.FromError(err); ok && st.Code() == codes.Canceled && ctx.Err() == nil {
+		return status.Error(codes.Unavailable, st.Message())
+	}
+	return err
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -280,6 +281,7 @@ func TestWebTLSAndUnix(t *testing.T) {
 	srv := httptest.NewUnstartedServer(rpctest.ConnectHandler())
 	srv.EnableHTTP2 = true
 	srv.TLS = certs.ServerTLS(true)
+	srv.Config.ErrorLog = log.New(io.Discard, "", 0) // the refused handshakes
 	srv.StartTLS()
 	t.Cleanup(srv.Close)
 	addr := srv.Listener.Addr().String()
