@@ -7,17 +7,12 @@
 #   bench/call_vs_bufcurl.sh [N]      (default N=30)
 #
 # Loopback only; the server is stopped on exit. buf comes from make deps
-# (the rpckit cache's bin/buf), or is installed into the bench cache.
+# (the rpckit cache's bin/buf, installed there when missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${1:-30}
-BUF_VERSION=v1.75.0
 buf=${RPCKIT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rpckit}/bin/buf
-if [ ! -x "$buf" ]; then
-  cache=${XDG_CACHE_HOME:-$HOME/.cache}/rpckit-bench
-  buf=$cache/bin/buf
-  [ -x "$buf" ] || GOBIN="$cache/bin" go install github.com/bufbuild/buf/cmd/buf@$BUF_VERSION
-fi
+[ -x "$buf" ] || make -s deps >/dev/null
 tmp=$(mktemp -d)
 go build -o "$tmp/rpckit" ./cmd/rpckit
 go build -o "$tmp/testserver" ./bench/internal/testserver
