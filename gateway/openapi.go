@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"sort"
 	"strings"
 
@@ -154,7 +153,8 @@ func orderedRoutes(routes []*Route) []namedRoute {
 	var out []namedRoute
 	for _, name := range order {
 		rs := byMethod[name]
-		sort.SliceStable(rs, func(i, j int) bool { return !isDefaultRoute(rs[i]) && isDefaultRoute(rs[j]) })
+		rank := ruleOrder(rs[0].Method)
+		sort.SliceStable(rs, func(i, j int) bool { return rank(rs[i]) < rank(rs[j]) })
 		for i, r := range rs {
 			id := string(name)
 			if i > 0 {
@@ -166,8 +166,19 @@ func orderedRoutes(routes []*Route) []namedRoute {
 	return out
 }
 
-func isDefaultRoute(r *Route) bool {
-	return r.HTTPMethod == http.MethodPost && r.Body == "*" && r.Template.String() == "/"+string(r.Method.Parent().FullName())+"/"+string(r.Method.Name())
+// ruleOrder ranks the routes of md, whatever order they are listed in:
+// its google.api.http rule, the additional bindings, then
+// POST /pkg.Service/Method.
+func ruleOrder(md protoreflect.MethodDescriptor) func(*Route) int {
+	canonical, _ := methodRoutes(md)
+	return func(r *Route) int {
+		for i, c := range canonical[1:] {
+			if c.HTTPMethod == r.HTTPMethod && c.Template.String() == r.Template.String() {
+				return i
+			}
+		}
+		return len(canonical) // the default route, first in methodRoutes
+	}
 }
 
 func tags(services map[protoreflect.FullName]protoreflect.ServiceDescriptor) []openAPITag {

@@ -58,6 +58,9 @@ rpckit_client_breaker_state) on a listener of its own.
 (retries, hedging, timeouts, load balancing); --breaker, a circuit breaker
 per method.
 
+GET /openapi.json and /openapi.yaml answer with the OpenAPI 3.1 document of
+the routes in use (see rpckit openapi; --openapi=false turns it off).
+
 The gateway listens at once. Until the upstream answers and its descriptors
 are loaded, requests get 503 and GET /readyz says 503 (GET /healthz: 200);
 it retries with backoff for --upstream-wait, then exits with the last error.
@@ -93,6 +96,7 @@ A reload that fails (or takes over 30 s) is logged and the routes in use stay.`,
 	fs.StringVar(&f.logLevel, "log-level", "info", "log `level`: debug (adds the route table), info, warn or error")
 	fs.BoolVar(&f.quiet, "quiet", false, "no access log")
 	fs.BoolVar(&f.opts.Metrics, "metrics", false, "serve Prometheus metrics at GET /metrics")
+	fs.BoolVar(&f.opts.OpenAPI, "openapi", true, "serve the routes' OpenAPI document at GET /openapi.json and /openapi.yaml")
 	f.timeouts.register(fs, "")
 	f.conn.register(fs)
 	f.policy.register(fs)
