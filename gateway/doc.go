@@ -17,6 +17,15 @@
 // newline-delimited JSON bodies (concurrently with the responses on HTTP/2).
 // Errors are a JSON google.rpc.Status with the HTTP status of its code.
 //
+// # OpenAPI
+//
+// OpenAPIJSON and OpenAPIYAML write the OpenAPI 3.1 document of a route
+// table: an operation per route, path and query parameters as the gateway
+// binds them, schemas in canonical proto3 JSON, errors as google.rpc.Status,
+// .proto comments as descriptions. With Options.OpenAPI the gateway serves
+// the document of the routes in use at GET /openapi.json and
+// GET /openapi.yaml, written again at every load.
+//
 // # gRPC-Web
 //
 // Requests with Content-Type application/grpc-web(+proto) or

@@ -139,6 +139,7 @@ func restCall(t *testing.T, hs *httptest.Server, k routeKind, body []byte, hdr m
 	}
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(resp.Body)
+	conforms(t, hs, k.method, k.path, resp.StatusCode, resp.Header, raw)
 	lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
 	var st struct {
 		Code  int `json:"code"`

@@ -54,6 +54,10 @@ type Options struct {
 	// GET /readyz (200 once routes are loaded, 503 before) on the
 	// gateway's own handler.
 	Probes bool
+	// OpenAPI serves the OpenAPI 3.1 document of the routes in use (see
+	// OpenAPIJSON) at GET /openapi.json and GET /openapi.yaml, written
+	// again at every load.
+	OpenAPI bool
 }
 
 // Gateway serves REST/JSON for a gRPC upstream. Load and Reload swap its
@@ -72,6 +76,7 @@ type state struct {
 	codec   *codec
 	masks   map[protoreflect.FullName]*dynamic.FieldMask
 	bodies  map[*Route]*dynamic.FieldMask // the response_body field of routes that name one
+	openapi *openAPIDocs                  // nil unless Options.OpenAPI
 }
 
 // mask removes the configured fields from a message of type md.
@@ -105,6 +110,9 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if g.opts.Probes && r.Method == http.MethodGet && g.probe(w, r.URL.Path, st != nil) {
+		return
+	}
+	if g.opts.OpenAPI && r.Method == http.MethodGet && g.serveOpenAPI(w, r, st) {
 		return
 	}
 	if mode, ok := grpcWebMode(r); ok {

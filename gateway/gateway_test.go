@@ -12,7 +12,11 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
+// startGateway serves a gateway in front of the Test service, with its
+// OpenAPI document, which every REST response of the tests is checked
+// against (conforms).
 func startGateway(t *testing.T, opts gateway.Options) *httptest.Server {
+	opts.OpenAPI = true
 	return rpctest.Gateway(t, opts)
 }
 
@@ -122,6 +126,7 @@ func check(t *testing.T, hs *httptest.Server, tc exchange) {
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(resp.Body)
+	conforms(t, hs, tc.method, tc.path, resp.StatusCode, resp.Header, body)
 	got := strings.TrimSpace(string(body))
 	if resp.StatusCode != tc.status || tc.want != "" && got != tc.want {
 		t.Fatalf("%s %s: %d %s\nwant %d %s", tc.method, tc.path, resp.StatusCode, got, tc.status, tc.want)

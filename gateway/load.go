@@ -110,6 +110,9 @@ func (g *Gateway) build(ctx context.Context, src schema.Source) (*state, error) 
 	if st.bodies, err = responseBodies(routes, st.codec.types); err != nil {
 		return nil, err
 	}
+	if st.openapi, err = g.buildOpenAPIDocs(routes); err != nil {
+		return nil, err
+	}
 	return st, nil
 }
 
@@ -121,6 +124,9 @@ func (g *Gateway) ownPaths(rt *router) error {
 	}
 	if g.opts.Probes {
 		own = append(own, healthzPath, readyzPath)
+	}
+	if g.opts.OpenAPI {
+		own = append(own, openAPIJSONPath, openAPIYAMLPath)
 	}
 	for _, p := range own {
 		if r, _, code, _ := rt.match(http.MethodGet, p); code == http.StatusOK {

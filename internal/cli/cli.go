@@ -80,6 +80,7 @@ with a colon in it is a target, one without is a service or symbol name.
 		newBenchCmd(stdio),
 		newConvertCmd(stdio),
 		newGatewayCmd(stdio),
+		newOpenAPICmd(stdio),
 		newServeCmd(stdio),
 		newDemoCmd(stdio),
 		newUICmd(stdio),

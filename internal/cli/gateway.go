@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rpckit/rpckit/gateway"
+	"github.com/rpckit/rpckit/gateway/apidocs"
 	"github.com/rpckit/rpckit/server"
 	"github.com/spf13/cobra"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -27,6 +28,7 @@ type gatewayFlags struct {
 	reload       time.Duration
 	upstreamWait time.Duration
 	printRoutes  bool
+	docs         bool
 	logLevel     string
 	quiet        bool
 	timeouts     httpTimeouts
@@ -57,6 +59,11 @@ rpckit_client_breaker_state) on a listener of its own.
 --service-config FILE applies a gRPC service config to the upstream's calls
 (retries, hedging, timeouts, load balancing); --breaker, a circuit breaker
 per method.
+
+GET /openapi.json and /openapi.yaml answer with the OpenAPI 3.1 document of
+the routes in use (see rpckit openapi; --openapi=false turns it off);
+--docs serves a page that documents them at /docs/ (Swagger UI, from files
+built into rpckit).
 
 The gateway listens at once. Until the upstream answers and its descriptors
 are loaded, requests get 503 and GET /readyz says 503 (GET /healthz: 200);
@@ -93,6 +100,8 @@ A reload that fails (or takes over 30 s) is logged and the routes in use stay.`,
 	fs.StringVar(&f.logLevel, "log-level", "info", "log `level`: debug (adds the route table), info, warn or error")
 	fs.BoolVar(&f.quiet, "quiet", false, "no access log")
 	fs.BoolVar(&f.opts.Metrics, "metrics", false, "serve Prometheus metrics at GET /metrics")
+	fs.BoolVar(&f.opts.OpenAPI, "openapi", true, "serve the routes' OpenAPI document at GET /openapi.json and /openapi.yaml")
+	fs.BoolVar(&f.docs, "docs", false, "serve a page documenting the REST API at /docs/ (needs --openapi)")
 	f.timeouts.register(fs, "")
 	f.conn.register(fs)
 	f.policy.register(fs)
@@ -115,6 +124,9 @@ func parseMasks(specs []string) (map[protoreflect.FullName][]string, error) {
 func runGateway(cmd *cobra.Command, stdio Stdio, f *gatewayFlags) error {
 	if f.upstream == "" {
 		return usagef("--upstream is required")
+	}
+	if f.docs && !f.opts.OpenAPI {
+		return usagef("--docs shows the OpenAPI document: it needs --openapi")
 	}
 	masks, err := parseMasks(f.masks)
 	if err != nil {
@@ -158,12 +170,28 @@ func runGateway(cmd *cobra.Command, stdio Stdio, f *gatewayFlags) error {
 		return err
 	}
 	fmt.Fprintf(stdio.Err, "rpckit gateway: %s -> %s\n", listenURL(lis), f.upstream)
-	err = serveLoading(ctx, lis, plainHTTP2(f.timeouts.server(g)), ld)
+	err = serveLoading(ctx, lis, plainHTTP2(f.timeouts.server(withDocs(g, f.docs))), ld)
 	cancel()
 	if aerr := admin.stop(); err == nil {
 		err = aerr
 	}
 	return err
+}
+
+// withDocs puts the API documentation page at /docs/ in front of the
+// gateway when on.
+func withDocs(g http.Handler, on bool) http.Handler {
+	if !on {
+		return g
+	}
+	docs := apidocs.Handler(apidocs.Options{})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if apidocs.Path("", r.URL.Path) && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
+			docs.ServeHTTP(w, r)
+			return
+		}
+		g.ServeHTTP(w, r)
+	})
 }
 
 // serveLoading serves srv on lis while ld loads the routes and reloads

@@ -51,16 +51,18 @@ func startGateway(tb testing.TB) (*gateway.Gateway, string) {
 	tb.Cleanup(func() { conn.Close() })
 	refl := schema.Reflection(conn.ClientConn(), schema.ReflectionOptions{})
 	tb.Cleanup(refl.Close)
-	g, err := gateway.New(ctx, gateway.Options{Conn: conn, Source: refl, Timeout: 10 * time.Second})
+	g, err := gateway.New(ctx, gateway.Options{Conn: conn, Source: refl, Timeout: 10 * time.Second, OpenAPI: true})
 	if err != nil {
 		tb.Fatal(err)
 	}
 	return g, addr
 }
 
-// pair is the same upstream behind both gateways.
+// pair is the same upstream behind both gateways, and the OpenAPI
+// document ours serves, which each of its answers is checked against.
 type pair struct {
 	ours, theirs *httptest.Server
+	openapi      *gwtest.OpenAPI
 }
 
 func startPair(t *testing.T) pair {
@@ -77,6 +79,14 @@ func startPair(t *testing.T) pair {
 	p := pair{ours: httptest.NewServer(g), theirs: httptest.NewServer(mux)}
 	t.Cleanup(p.ours.Close)
 	t.Cleanup(p.theirs.Close)
+	doc := do(t, p.ours, dcase{method: "GET", path: "/openapi.json"})
+	var err error
+	if p.openapi, err = gwtest.NewOpenAPI([]byte(doc.raw)); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.openapi.Validate(); err != nil {
+		t.Fatal(err)
+	}
 	return p
 }
 
@@ -272,6 +282,9 @@ func TestSameAsGRPCGateway(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			ours, theirs := do(t, p.ours, c), do(t, p.theirs, c)
+			if err := p.openapi.CheckResponse(c.method, c.path, ours.status, ours.header, []byte(ours.raw)); err != nil {
+				t.Errorf("our answer does not conform to our OpenAPI document: %v", err)
+			}
 			if c.differs != "" {
 				if ours.status != c.status || theirs.status != c.theirStatus || !strings.Contains(ours.raw, c.oursHas) {
 					t.Fatalf("%s: ours %d %s, grpc-gateway %d %s; want ours %d with %s, grpc-gateway %d",
