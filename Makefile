@@ -113,8 +113,9 @@ fuzz:
 	@GO=$(GO) internal/tools/fuzz.sh $(FUZZTIME) $$($(GO) list ./...)
 
 # Regenerate the Go code of proto/ and examples/ranking/proto, that of
-# thrift/testdata/bench.thrift (the Apache Thrift compiler's, under
-# internal/gen/thrift), and the Grafana dashboards of deploy/grafana.
+# thrift/testdata/bench.thrift and examples/ranking/thrift (the Apache
+# Thrift compiler's, under internal/gen/thrift and examples/ranking/gen),
+# and the Grafana dashboards of deploy/grafana.
 gen:
 	$(GO) run ./internal/tools/protogen
 	$(GO) run ./internal/tools/thriftgen
