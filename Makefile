@@ -10,7 +10,7 @@ FUZZTIME ?= 4s
 # the rest (wire, dynamic, transcode and the pure internal packages below:
 # single-goroutine) without.
 MODULE    = github.com/rpckit/rpckit
-RACE_RE   = ^$(MODULE)/(internal|schema|invoke|load|interceptor|server|examples|gateway|ui|cmd|thrift/client)(/|$$)
+RACE_RE   = ^$(MODULE)/(internal|schema|invoke|load|interceptor|server|examples|gateway|ui|cmd|thrift/client|thrift/loadtarget)(/|$$)
 PURE_RE   = ^$(MODULE)/internal/(utf8x|fixture)(/|$$)
 # The conformance suite runs once, on its own (see conformance).
 CONF_RE   = ^$(MODULE)/internal/conformance(/|$$)
