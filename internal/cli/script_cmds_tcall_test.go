@@ -24,7 +24,12 @@ import (
 //	                          script ends, and sets NAME to its host:port
 //	thriftrank ADDR USER      calls Rank over framed binary Thrift; stdout gets
 //	                          the model version and the number of items
+//	rankargs FILE PROTOCOL COUNT
+//	                          writes the arguments struct of RankingService.Rank
+//	                          for user u1 and COUNT candidates in PROTOCOL
+//	                          (binary or compact) to FILE
 func init() {
+	scriptCmds["rankargs"] = cmdRankArgs
 	scriptCmds["rankingidl"] = cmdRankingIDL
 	scriptCmds["thriftserve"] = cmdThriftServe
 	scriptCmds["thriftrank"] = cmdThriftRank
@@ -111,4 +116,21 @@ func thriftRank(addr, user string) (*rt.RankResponse, error) {
 		return nil, err
 	}
 	return res.GetSuccess(), nil
+}
+
+func cmdRankArgs(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: rankargs FILE PROTOCOL COUNT")
+	}
+	var n int32
+	_, err := fmt.Sscan(args[2], &n)
+	ts.Check(err)
+	ser := thrift.NewTSerializer()
+	if args[1] == "compact" {
+		ser.Protocol = thrift.NewTCompactProtocolFactoryConf(nil).GetProtocol(ser.Transport)
+	}
+	rank := &rt.RankingServiceRankArgs{Request: &rt.RankRequest{Context: &rt.RequestContext{UserID: "u1"}, CandidateCount: n, Limit: 5}}
+	b, err := ser.Write(context.Background(), rank)
+	ts.Check(err)
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), b, 0o644))
 }
