@@ -2,6 +2,7 @@ package ranking
 
 import (
 	"context"
+	_ "embed"
 	"fmt"
 	"net"
 	"sync"
@@ -10,6 +11,13 @@ import (
 	"github.com/apache/thrift/lib/go/thrift"
 	rt "github.com/rpckit/rpckit/examples/ranking/gen/rankingthrift"
 )
+
+//go:embed thrift/ranking.thrift
+var thriftIDL string
+
+// ThriftIDL returns the Thrift IDL of the service's Thrift side,
+// thrift/ranking.thrift, for tools that call it.
+func ThriftIDL() string { return thriftIDL }
 
 // ThriftOptions configures the service's Thrift server. The zero value
 // serves the binary protocol on the framed transport and drains for at

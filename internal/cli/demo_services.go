@@ -26,6 +26,7 @@ type demoServices struct {
 	conn     *invoke.Conn
 	source   schema.Source
 	inFlight atomic.Int64 // calls the ranking service is serving
+	thrift   demoThrift   // the service's Thrift side
 
 	stop func() error // shuts everything down and waits for it
 }
@@ -53,11 +54,15 @@ func startDemoServices(ctx context.Context, logger *slog.Logger, model ranking.O
 	srvDone := make(chan error, 1)
 	go func() { srvDone <- srv.Serve(srvCtx) }()
 	stopGRPC := func() error { stopSrv(); return <-srvDone }
-	if err := d.startGateway(ctx, logger); err != nil {
+	var stopThrift func() error
+	if d.thrift.addr, stopThrift, err = startDemoThrift(ctx, svc); err != nil {
 		return nil, errors.Join(err, stopGRPC())
 	}
+	if err := d.startGateway(ctx, logger); err != nil {
+		return nil, errors.Join(err, stopThrift(), stopGRPC())
+	}
 	stopHTTP := d.stop
-	d.stop = func() error { return errors.Join(stopHTTP(), d.conn.Close(), stopGRPC()) }
+	d.stop = func() error { return errors.Join(stopHTTP(), d.conn.Close(), stopThrift(), stopGRPC()) }
 	return d, nil
 }
 
