@@ -105,6 +105,9 @@ func (ts *ThriftServer) Serve(ctx context.Context, ln net.Listener) error {
 	return nil
 }
 
+// InFlight returns the number of calls being served.
+func (ts *ThriftServer) InFlight() int { return int(ts.h.inflight.Load()) }
+
 // waitIdle waits until no call is in flight, for at most the drain
 // timeout.
 func (ts *ThriftServer) waitIdle() {

@@ -55,7 +55,7 @@ func startDemoServices(ctx context.Context, logger *slog.Logger, model ranking.O
 	go func() { srvDone <- srv.Serve(srvCtx) }()
 	stopGRPC := func() error { stopSrv(); return <-srvDone }
 	var stopThrift func() error
-	if d.thrift.addr, stopThrift, err = startDemoThrift(ctx, svc); err != nil {
+	if stopThrift, err = d.thrift.start(ctx, svc); err != nil {
 		return nil, errors.Join(err, stopGRPC())
 	}
 	if err := d.startGateway(ctx, logger); err != nil {
@@ -78,7 +78,7 @@ func (d *demoServices) countStream(srv any, ss grpc.ServerStream, _ *grpc.Stream
 	return h(srv, ss)
 }
 
-// waitIdle returns once the ranking service has served no call for a
+// waitIdle returns once the ranking service (gRPC or Thrift) has served no call for a
 // moment, or after max: each transport's load test starts on an idle
 // service, not on the backlog the one before may have left.
 func (d *demoServices) waitIdle(ctx context.Context, max time.Duration) {
@@ -88,7 +88,7 @@ func (d *demoServices) waitIdle(ctx context.Context, max time.Duration) {
 	deadline := time.Now().Add(max)
 	var idleSince time.Time
 	for time.Now().Before(deadline) {
-		if d.inFlight.Load() > 0 {
+		if d.inFlight.Load() > 0 || d.thrift.inFlight() > 0 {
 			idleSince = time.Time{}
 		} else if idleSince.IsZero() {
 			idleSince = time.Now()

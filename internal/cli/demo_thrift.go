@@ -22,25 +22,35 @@ import (
 // demoThrift is where the Thrift server listens and the files its load
 // test reads: the IDL and the encoded arguments of Rank.
 type demoThrift struct {
-	addr string
-	idl  string
-	args string
+	addr   string
+	idl    string
+	args   string
+	server *ranking.ThriftServer
 }
 
-// startDemoThrift serves svc's Thrift side on a loopback port until stop.
-func startDemoThrift(ctx context.Context, svc *ranking.Service) (addr string, stop func() error, err error) {
+// inFlight is the number of Thrift calls being served.
+func (t *demoThrift) inFlight() int {
+	if t.server == nil {
+		return 0
+	}
+	return t.server.InFlight()
+}
+
+// start serves svc's Thrift side on a loopback port until stop.
+func (t *demoThrift) start(ctx context.Context, svc *ranking.Service) (stop func() error, err error) {
 	ts, err := svc.ThriftServer(ranking.ThriftOptions{DrainTimeout: 2 * time.Second})
 	if err != nil {
-		return "", nil, err
+		return nil, err
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return "", nil, err
+		return nil, err
 	}
 	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	done := make(chan error, 1)
 	go func() { done <- ts.Serve(sctx, ln) }()
-	return ln.Addr().String(), func() error { cancel(); return <-done }, nil
+	t.addr, t.server = ln.Addr().String(), ts
+	return func() error { cancel(); return <-done }, nil
 }
 
 // thriftRankArgs is the tour's Rank request as Rank's arguments struct,
