@@ -22,7 +22,8 @@ func (f *thriftBenchFlags) register(fs *pflag.FlagSet) {
 const openLoopConns = 64
 
 // grpcOnlyBenchFlags are bench's gRPC flags that mean nothing for Thrift.
-var grpcOnlyBenchFlags = []string{"data", "data-template", "data-file", "engine", "streams-per-connection", "stream-interval", "authority"}
+var grpcOnlyBenchFlags = []string{"data", "data-template", "data-file", "engine", "streams-per-connection", "stream-interval", "authority",
+	"reflect-header", "target-addr", "service-config", "breaker"}
 
 // check refuses the flags that do not go with --idl, and the Thrift
 // flags without it.
