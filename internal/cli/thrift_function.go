@@ -155,7 +155,7 @@ func thriftArgs(fn *idl.Function, p wire.Protocol, file string, limit int) ([]by
 		return nil, fmt.Errorf("--body-file: %w", err)
 	}
 	var cache dynamic.Cache
-	t := cache.Type(argsType(fn))
+	t := cache.Type(structType(fn.Args))
 	if err := dynamic.Validate(t, p, in); err != nil {
 		other := wire.Compact
 		if p == wire.Compact {
@@ -167,13 +167,4 @@ func thriftArgs(fn *idl.Function, p wire.Protocol, file string, limit int) ([]by
 		return nil, fmt.Errorf("--body-file is not the arguments of %s in the %s protocol: %w", fn.Name, p, err)
 	}
 	return in, nil
-}
-
-// argsType is the type of fn's arguments struct; the IDL model gives an
-// argument list no Ref of its own.
-func argsType(fn *idl.Function) *idl.Type {
-	if fn.Args.Ref != nil {
-		return fn.Args.Ref
-	}
-	return &idl.Type{Kind: idl.StructKind, Name: fn.Args.Name, File: fn.Args.File, Struct: fn.Args}
 }
