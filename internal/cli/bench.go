@@ -153,8 +153,9 @@ Thrift (--idl FILE, its includes found in -I directories): --transport
 framed (default), buffered or header, --protocol binary (default) or
 compact, --multiplexed NAME for a multiplexed server; plaintext unless a TLS
 flag (--cacert, --cert, --insecure, --servername) is given. The arguments
-struct is read once from --body-file, encoded in --protocol (none: no
-arguments). A Thrift connection carries one call at a time, so calls go over
+struct is -d, its JSON (IDL field names as keys), or --body-file, a file
+holding it encoded in --protocol (neither: no arguments); it is encoded
+once. A Thrift connection carries one call at a time, so calls go over
 a pool of --connections connections, by default one per call in flight
 (-c; 64 with --rate and no -c). One call, not counted, is made first: a
 server down, a transport or protocol mismatch or a method the server does
@@ -215,7 +216,7 @@ missed its SLO, each named.`,
 		Example: `  rpckit bench --plaintext -c 48 --duration 10s 127.0.0.1:50051 rpckit.ranking.v1.RankingService/Rank -d '{"context":{"userId":"u1"},"candidateCount":1000}'
   rpckit bench --plaintext --rate 100:1000:+100 --step 5s --warmup 5s --slo 'p99<200ms,errors<0.1%' 127.0.0.1:50051 pkg.Svc/Method
   rpckit bench -c 16 -n 10000 --keepalive=false -X POST -d '{}' http://127.0.0.1:8080/v1/rank
-  rpckit bench --idl ranking.thrift -c 8 --duration 10s --body-file rank.args 127.0.0.1:9091 RankingService.Rank
+  rpckit bench --idl ranking.thrift -c 8 --duration 10s 127.0.0.1:9091 RankingService.Rank -d '{"request":{"context":{"user_id":"u1"},"candidate_count":1000}}'
   rpckit bench --scenario flows.yaml --html report.html
   rpckit bench merge a.hlog b.hlog
   rpckit bench compare before.json after.json`,

@@ -65,7 +65,7 @@ func buildFlow(cmd *cobra.Command, stdio Stdio, f *benchCmdFlags, name string, a
 	var cleanup func()
 	var inputs func() int64
 	if f.thrift.idl.file != "" {
-		target, cleanup, err = f.thrift.target(cmd, args[0], args[1], &f.grpc, &f.bench, &opts)
+		target, cleanup, err = f.thrift.target(cmd, stdio, args[0], args[1], &f.grpc, &f.bench, &opts)
 	} else if isURL(args[0]) {
 		if f.grpc.dataFile != "" {
 			return nil, usagef("--data-file gives gRPC requests; for a URL, give --body")

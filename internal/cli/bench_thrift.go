@@ -22,7 +22,7 @@ func (f *thriftBenchFlags) register(fs *pflag.FlagSet) {
 const openLoopConns = 64
 
 // grpcOnlyBenchFlags are bench's gRPC flags that mean nothing for Thrift.
-var grpcOnlyBenchFlags = []string{"data", "data-template", "data-file", "engine", "streams-per-connection", "stream-interval", "authority",
+var grpcOnlyBenchFlags = []string{"data-template", "data-file", "engine", "streams-per-connection", "stream-interval", "authority",
 	"reflect-header", "target-addr", "service-config", "breaker"}
 
 // check refuses the flags that do not go with --idl, and the Thrift
@@ -39,11 +39,11 @@ func (f *thriftBenchFlags) check(fs *pflag.FlagSet, gf *grpcBenchFlags, target s
 	}
 	for _, name := range grpcOnlyBenchFlags {
 		if fs.Changed(name) {
-			if name == "data" {
-				return usagef("-d takes JSON, which Thrift has no mapping for yet: give the encoded arguments struct with --body-file")
-			}
 			return usagef("--%s does not go with --idl", name)
 		}
+	}
+	if fs.Changed("data") && fs.Changed("body-file") {
+		return usagef("-d and --body-file both give the arguments; give one")
 	}
 	if isURL(target) {
 		return usagef("--idl wants a HOST:PORT target, not the URL %q", target)
@@ -53,7 +53,7 @@ func (f *thriftBenchFlags) check(fs *pflag.FlagSet, gf *grpcBenchFlags, target s
 
 // target builds the Thrift load target (thrift/loadtarget) and sets what
 // opts needs for it.
-func (f *thriftBenchFlags) target(cmd *cobra.Command, target, method string, gf *grpcBenchFlags, bf *benchFlags, opts *load.Options) (load.Target, func(), error) {
+func (f *thriftBenchFlags) target(cmd *cobra.Command, stdio Stdio, target, method string, gf *grpcBenchFlags, bf *benchFlags, opts *load.Options) (load.Target, func(), error) {
 	file, err := loadIDL(f.idl.file, gf.schema.importPaths)
 	if err != nil {
 		return nil, nil, err
@@ -68,7 +68,12 @@ func (f *thriftBenchFlags) target(cmd *cobra.Command, target, method string, gf 
 	}
 	co.MaxConns = f.poolSize(cmd.Flags(), gf, bf)
 	co.Timeout = thriftTimeout(opts.Timeout)
-	args, err := thriftArgs(fn, co.Protocol, f.bodyFile, gf.conn.opts.MaxMsgSize)
+	var args []byte
+	if gf.data != "" {
+		args, err = thriftJSONArgs(fn, co.Protocol, gf.data, stdio.In, gf.conn.opts.MaxMsgSize)
+	} else {
+		args, err = thriftArgs(fn, co.Protocol, f.bodyFile, gf.conn.opts.MaxMsgSize)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
