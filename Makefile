@@ -10,7 +10,7 @@ FUZZTIME ?= 4s
 # the rest (wire, dynamic, transcode and the pure internal packages below:
 # single-goroutine) without.
 MODULE    = github.com/rpckit/rpckit
-RACE_RE   = ^$(MODULE)/(internal|schema|invoke|load|interceptor|server|examples|gateway|ui|cmd|thrift/client)(/|$$)
+RACE_RE   = ^$(MODULE)/(internal|schema|invoke|load|interceptor|server|examples|gateway|ui|cmd|thrift/client|thrift/loadtarget)(/|$$)
 PURE_RE   = ^$(MODULE)/internal/(utf8x|fixture)(/|$$)
 # The conformance suite runs once, on its own (see conformance).
 CONF_RE   = ^$(MODULE)/internal/conformance(/|$$)
@@ -122,8 +122,9 @@ fuzz:
 	@GO=$(GO) internal/tools/fuzz.sh $(FUZZTIME) $$($(GO) list ./...)
 
 # Regenerate the Go code of proto/ and examples/ranking/proto, that of
-# thrift/testdata/bench.thrift (the Apache Thrift compiler's, under
-# internal/gen/thrift), and the Grafana dashboards of deploy/grafana.
+# thrift/testdata/bench.thrift and examples/ranking/thrift (the Apache
+# Thrift compiler's, under internal/gen/thrift and examples/ranking/gen),
+# and the Grafana dashboards of deploy/grafana.
 gen:
 	$(GO) run ./internal/tools/protogen
 	$(GO) run ./internal/tools/thriftgen

@@ -30,7 +30,7 @@ func (s *Service) Autoplay(stream grpc.BidiStreamingServer[rankingv1.PlaybackEve
 		if err != nil {
 			return err
 		}
-		if err := s.checkPlayback(ev, i); err != nil {
+		if err := s.checkPlayback(ev, fmt.Sprintf("events[%d]", i)); err != nil {
 			return err
 		}
 		if !s.applyPlayback(ev) {
@@ -46,9 +46,9 @@ func (s *Service) Autoplay(stream grpc.BidiStreamingServer[rankingv1.PlaybackEve
 	}
 }
 
-func (s *Service) checkPlayback(ev *rankingv1.PlaybackEvent, i int) error {
+// checkPlayback checks a playback event whose field path is prefix.
+func (s *Service) checkPlayback(ev *rankingv1.PlaybackEvent, prefix string) error {
 	var v violations
-	prefix := fmt.Sprintf("events[%d]", i)
 	checkContext(&v, prefix+".context", ev.GetContext())
 	s.checkItem(&v, prefix+".item_id", ev.GetItemId())
 	if _, ok := rankingv1.PlaybackEvent_Action_name[int32(ev.GetAction())]; !ok || ev.GetAction() == 0 {

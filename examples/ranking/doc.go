@@ -14,6 +14,12 @@
 //	svc.Register(srv)
 //	err = srv.Serve(ctx)
 //
+// The same service answers Thrift calls (thrift/ranking.thrift, served by
+// [Service.ThriftServer] with Apache Thrift's Go library): the same
+// validation and model, the gRPC statuses turned into the IDL's declared
+// exceptions.
+//
 // Nothing in rpckit's library imports this package. It may import grpc-go,
-// protobuf-go, genproto and its generated code under gen/.
+// protobuf-go, genproto, Apache Thrift's Go library and its generated code
+// under gen/.
 package ranking

@@ -16,25 +16,46 @@ const maxSummaryUsers = 1 << 16
 // user's features at once, so a Rank issued mid-stream already sees it.
 // A bad event ends the stream with INVALID_ARGUMENT naming its index.
 func (s *Service) Feedback(stream grpc.ClientStreamingServer[rankingv1.FeedbackEvent, rankingv1.FeedbackSummary]) error {
-	sum := &rankingv1.FeedbackSummary{}
-	users := map[string]struct{}{}
+	t := newFeedbackTally()
 	for i := 0; ; i++ {
 		ev, err := stream.Recv()
 		if err == io.EOF {
-			sum.Users = uint32(len(users))
-			return stream.SendAndClose(sum)
+			return stream.SendAndClose(t.summary())
 		}
 		if err != nil {
 			return err
 		}
-		if err := s.checkFeedback(ev, i); err != nil {
+		if err := s.feedback(t, ev, i); err != nil {
 			return err
 		}
-		s.applyFeedback(ev, sum)
-		if len(users) < maxSummaryUsers {
-			users[ev.GetUserId()] = struct{}{}
-		}
 	}
+}
+
+// feedbackTally is the summary of the events of one Feedback call so far.
+type feedbackTally struct {
+	sum   rankingv1.FeedbackSummary
+	users map[string]struct{}
+}
+
+func newFeedbackTally() *feedbackTally {
+	return &feedbackTally{users: map[string]struct{}{}}
+}
+
+func (t *feedbackTally) summary() *rankingv1.FeedbackSummary {
+	t.sum.Users = uint32(len(t.users))
+	return &t.sum
+}
+
+// feedback checks event number i and applies it, counting it in t.
+func (s *Service) feedback(t *feedbackTally, ev *rankingv1.FeedbackEvent, i int) error {
+	if err := s.checkFeedback(ev, i); err != nil {
+		return err
+	}
+	s.applyFeedback(ev, &t.sum)
+	if len(t.users) < maxSummaryUsers {
+		t.users[ev.GetUserId()] = struct{}{}
+	}
+	return nil
 }
 
 func (s *Service) checkFeedback(ev *rankingv1.FeedbackEvent, i int) error {

@@ -166,6 +166,9 @@ var allowed = map[string][]string{
 		"internal/utf8x"},
 	// The only Thrift package on the network: wire and idl, and the stdlib.
 	"thrift/client": {"thrift/wire", "thrift/idl", "internal/sysconn"},
+	// The Thrift load target of bench and the demo: thrift/client timed by
+	// load.
+	"thrift/loadtarget": {"thrift/client", "thrift/wire", "thrift/idl", "load"},
 
 	// Leaves under dynamic and transcode: the standard library and x/sys/cpu.
 	"internal/utf8x":   {},

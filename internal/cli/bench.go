@@ -115,10 +115,10 @@ func newBenchCmd(stdio Stdio) *cobra.Command {
 	var f benchCmdFlags
 	bf := &f.bench
 	cmd := &cobra.Command{
-		Use:   "bench TARGET METHOD | bench URL | bench --scenario FILE",
-		Short: "Load-test a gRPC method or an HTTP endpoint",
-		Long: `Load-test a gRPC method (TARGET METHOD) or an HTTP endpoint (a http:// or
-https:// URL).
+		Use:   "bench TARGET METHOD | bench URL | bench --idl FILE HOST:PORT Service.method | bench --scenario FILE",
+		Short: "Load-test a gRPC method, an HTTP endpoint or a Thrift method",
+		Long: `Load-test a gRPC method (TARGET METHOD), an HTTP endpoint (a http:// or
+https:// URL) or, with --idl, a Thrift method (HOST:PORT Service.method).
 
 Closed loop (the default): --concurrency calls in flight, back to back.
 Open loop: --rate N calls per second, each with an intended start time that
@@ -151,6 +151,20 @@ service config and a circuit breaker, as for call. --protocol grpc-web or
 connect calls through connect-go (--engine connect) over HTTP/1.1, or h2c
 with --http2-prior-knowledge, reporting the same status codes and errors;
 --engine lean speaks gRPC-Web and Connect's unary calls too, over HTTP/2.
+
+Thrift (--idl FILE, its includes found in -I directories): --transport
+framed (default), buffered or header, --protocol binary (default) or
+compact, --multiplexed NAME for a multiplexed server; plaintext unless a TLS
+flag (--cacert, --cert, --insecure, --servername) is given. The arguments
+struct is -d, its JSON (IDL field names as keys), or --body-file, a file
+holding it encoded in --protocol (neither: no arguments); it is encoded
+once. A Thrift connection carries one call at a time, so calls go over
+a pool of --connections connections, by default one per call in flight
+(-c; 64 with --rate and no -c). One call, not counted, is made first: a
+server down, a transport or protocol mismatch or a method the server does
+not know fails at once. Errors are counted by the declared exception's type
+name (InvalidRequest) or the application exception's type (UNKNOWN_METHOD,
+INTERNAL_ERROR).
 
 --scenario FILE runs several flows at once, each with its own target (TARGET
 and METHOD, or a URL), data, executor and SLO; settings are keyed by flag
@@ -205,6 +219,7 @@ missed its SLO, each named.`,
 		Example: `  rpckit bench --plaintext -c 48 --duration 10s 127.0.0.1:50051 rpckit.ranking.v1.RankingService/Rank -d '{"context":{"userId":"u1"},"candidateCount":1000}'
   rpckit bench --plaintext --rate 100:1000:+100 --step 5s --warmup 5s --slo 'p99<200ms,errors<0.1%' 127.0.0.1:50051 pkg.Svc/Method
   rpckit bench -c 16 -n 10000 --keepalive=false -X POST -d '{}' http://127.0.0.1:8080/v1/rank
+  rpckit bench --idl ranking.thrift -c 8 --duration 10s 127.0.0.1:9091 RankingService.Rank -d '{"request":{"context":{"user_id":"u1"},"candidate_count":1000}}'
   rpckit bench --scenario flows.yaml --html report.html
   rpckit bench merge a.hlog b.hlog
   rpckit bench compare before.json after.json`,

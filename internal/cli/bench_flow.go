@@ -14,16 +14,18 @@ import (
 // benchCmdFlags are every flag of bench that describes a flow: the load
 // settings and the target's.
 type benchCmdFlags struct {
-	bench benchFlags
-	grpc  grpcBenchFlags
-	http  httpBenchFlags
-	chain []chainStepSpec // a scenario's chained flow
+	bench  benchFlags
+	grpc   grpcBenchFlags
+	http   httpBenchFlags
+	thrift thriftBenchFlags
+	chain  []chainStepSpec // a scenario's chained flow
 }
 
 func (f *benchCmdFlags) register(fs *pflag.FlagSet) {
 	f.bench.register(fs)
 	f.grpc.register(fs)
 	f.http.register(fs)
+	f.thrift.register(fs)
 }
 
 // A benchFlow is one flow of a bench run, ready to run.
@@ -44,6 +46,11 @@ func buildFlow(cmd *cobra.Command, stdio Stdio, f *benchCmdFlags, name string, a
 	if len(f.chain) > 0 {
 		return buildChainFlow(cmd, f, name, args[0])
 	}
+	if len(args) > 0 {
+		if err := f.thrift.check(cmd.Flags(), &f.grpc, args[0]); err != nil {
+			return nil, err
+		}
+	}
 	if !(len(args) == 1 && isURL(args[0]) || len(args) == 2 && !isURL(args[0])) {
 		return nil, usagef("want TARGET METHOD for gRPC or a URL for HTTP, got %q", args)
 	}
@@ -57,7 +64,9 @@ func buildFlow(cmd *cobra.Command, stdio Stdio, f *benchCmdFlags, name string, a
 	var target load.Target
 	var cleanup func()
 	var inputs func() int64
-	if isURL(args[0]) {
+	if f.thrift.idl.file != "" {
+		target, cleanup, err = f.thrift.target(cmd, stdio, args[0], args[1], &f.grpc, &f.bench, &opts)
+	} else if isURL(args[0]) {
 		if f.grpc.dataFile != "" {
 			return nil, usagef("--data-file gives gRPC requests; for a URL, give --body")
 		}

@@ -40,7 +40,7 @@ func (f *grpcBenchFlags) register(fs *pflag.FlagSet) {
 	f.protocol.register(fs)
 	f.schema.register(fs)
 	fs.StringVarP(&f.data, "data", "d", "", "request JSON (a sequence of objects for client and bidi streams), `@file` or @-; for a URL, the HTTP body")
-	fs.IntVar(&f.connections, "connections", 1, "gRPC connections, used in turn")
+	fs.IntVar(&f.connections, "connections", 1, "gRPC connections, used in turn; with --idl, the Thrift pool's connections, one call in flight on each (default: one per call in flight)")
 	fs.IntVar(&f.perConn, "streams-per-connection", 0, "calls in flight per connection: opens concurrency/N connections (overrides --connections)")
 	durationVar(fs, &f.interval, "stream-interval", 0, "pause between the request messages of a client or bidi stream")
 	fs.BoolVar(&f.dataTemplate, "data-template", false, "render -d as a Go template for each call: {{.RequestNumber}}, {{.WorkerID}}, {{.Data.field}}, {{randomInt 1 100}}, {{uuid}}, {{json .Data.name}}")

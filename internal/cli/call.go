@@ -28,13 +28,14 @@ type callFlags struct {
 	data     string
 	timeout  time.Duration
 	verbose  bool
+	thrift   thriftCallFlags
 }
 
 func newCallCmd(stdio Stdio) *cobra.Command {
 	var f callFlags
 	cmd := &cobra.Command{
-		Use:   "call TARGET METHOD",
-		Short: "Call a method with JSON requests and print JSON responses",
+		Use:   "call TARGET METHOD | call --idl FILE HOST:PORT Service.method",
+		Short: "Call a gRPC or Thrift method with JSON requests and print JSON responses",
 		Long: `Call METHOD (pkg.Service/Method or pkg.Service.Method) on TARGET. Requests are
 JSON: -d '{...}', -d @file, or -d @- for stdin. Client- and bidi-streaming
 calls read a sequence of JSON objects and send each as soon as it is complete,
@@ -44,10 +45,21 @@ one per line otherwise.
 
 ` + protocolHelp + `
 
+With --idl FILE (its includes found in -I directories), METHOD is a Thrift
+method, Service.method, called on HOST:PORT with --transport framed
+(default), buffered or header, --protocol binary (default) or compact, and
+--multiplexed NAME for a multiplexed server; plaintext unless a TLS flag
+(--cacert, --cert, --insecure, --servername) is given. -d is the method's
+arguments struct as JSON, its IDL field names as keys ({"req": {...}}); the
+success value is printed as JSON (a void method prints nothing, a oneway one
+is sent and not answered), a declared exception as {"TypeName": {...}} with
+exit code 96, an application exception on stderr with exit code 100+type.
+
 ` + exitCodesHelp,
 		Example: `  rpckit call --plaintext 127.0.0.1:50051 rpckit.ranking.v1.RankingService/Rank -d '{"context":{"userId":"u1"},"candidateCount":1000}'
   rpckit call --protoset api.pb -H 'authorization: Bearer ${TOKEN}' api.example.com:443 pkg.Svc/Method -d @req.json
-  rpckit call --protocol connect --codec json --plaintext --protoset api.pb 127.0.0.1:8080 pkg.Svc/Method -d '{}'`,
+  rpckit call --protocol connect --codec json --plaintext --protoset api.pb 127.0.0.1:8080 pkg.Svc/Method -d '{}'
+  rpckit call --idl ranking.thrift 127.0.0.1:9091 RankingService.Rank -d '{"request":{"context":{"user_id":"u1"},"candidate_count":100}}'`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 2 {
 				return usagef("want TARGET and METHOD, got %d arguments", len(args))
@@ -55,6 +67,13 @@ one per line otherwise.
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if f.thrift.idl.file != "" {
+				f.thrift.protocol = f.protocol.name
+				return runThriftCall(cmd, stdio, &f, args[0], args[1])
+			}
+			if err := checkThriftOnly(cmd.Flags()); err != nil {
+				return err
+			}
 			return runCall(cmd, stdio, &f, args[0], args[1])
 		},
 	}
@@ -67,6 +86,7 @@ one per line otherwise.
 	f.protocol.register(fs)
 	f.schema.register(fs)
 	f.json.register(fs)
+	f.thrift.register(fs)
 	return cmd
 }
 

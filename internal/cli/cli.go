@@ -28,6 +28,9 @@ const exitCodesHelp = `Exit codes:
   2          usage: unknown flag, wrong arguments
   64+N       the RPC failed with gRPC status code N (e.g. 69 = NOT_FOUND,
              68 = DEADLINE_EXCEEDED, 78 = UNAVAILABLE)
+  96         call --idl: the Thrift method threw an exception its IDL declares
+  100+T      call --idl: the server answered with an application exception of
+             type T (101 UNKNOWN_METHOD, 106 INTERNAL_ERROR, 107 PROTOCOL_ERROR)
   130, 143   ended by SIGINT (Ctrl-C), SIGTERM
   rpckit health uses grpc_health_probe's codes instead; see rpckit health -h.`
 

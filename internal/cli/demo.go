@@ -27,10 +27,11 @@ func newDemoCmd(stdio Stdio) *cobra.Command {
 	var f demoFlags
 	cmd := &cobra.Command{
 		Use:   "demo",
-		Short: "A tour: the ranking service over gRPC and REST, called and load-tested side by side",
-		Long: `Start the ranking service and a REST/JSON gateway in front of it on loopback,
-make one call of each kind, then load-test Rank three ways with the same rate
-ramp: over gRPC, over HTTP/1.1 JSON through the gateway with keep-alive, and
+		Short: "A tour: the ranking service over gRPC, Thrift and REST, called and load-tested side by side",
+		Long: `Start the ranking service (gRPC, and Thrift in the binary protocol on the
+framed transport) and a REST/JSON gateway in front of it on loopback, make one
+call of each kind, then load-test Rank four ways with the same rate ramp: over
+gRPC, over Thrift, over HTTP/1.1 JSON through the gateway with keep-alive, and
 without keep-alive (a new connection per request). Each load test runs as
 'rpckit bench' in a process of its own, so its CPU time is the client's.
 
@@ -41,7 +42,8 @@ the machine was busy (a load average above its cores before or after the load
 tests, or a client that started calls late). Each load test's 'rpckit bench'
 command is printed as it starts: run it again to repeat that test.
 The results (JSON, one file per transport) and an HTML report with the plots
-go to --out.`,
+go to --out, with the Thrift IDL and the encoded Rank arguments the Thrift
+load test reads.`,
 		Example: `  rpckit demo
   rpckit demo --duration 2m --rate 500:8000:+500 --out ./demo`,
 		Args: argsBetween(0, 0),
@@ -50,7 +52,7 @@ go to --out.`,
 		},
 	}
 	fs := cmd.Flags()
-	durationVar(fs, &f.duration, "duration", 45*time.Second, "total time of the three load tests, warm-ups included")
+	durationVar(fs, &f.duration, "duration", 60*time.Second, "total time of the four load tests, warm-ups included")
 	fs.StringVar(&f.out, "out", filepath.Join(os.TempDir(), "rpckit-demo"), "`directory` for the results, the HTML report and the service log")
 	fs.StringVar(&f.rate, "rate", "1000:6000:+1000", "the rate ramp of each load test, calls/s `FROM:TO:+STEP`")
 	fs.IntVar(&f.candidates, "candidates", 1000, "candidates each Rank call of the load tests scores")
@@ -60,7 +62,7 @@ go to --out.`,
 
 func runDemo(cmd *cobra.Command, stdio Stdio, f *demoFlags) error {
 	ctx := cmd.Context()
-	plan, err := newDemoPlan(f.rate, f.candidates, f.duration, 3)
+	plan, err := newDemoPlan(f.rate, f.candidates, f.duration, demoTransports)
 	if err != nil {
 		return err
 	}
@@ -91,12 +93,16 @@ func runDemo(cmd *cobra.Command, stdio Stdio, f *demoFlags) error {
 // tour is the demo proper, once the services run.
 func tour(cmd *cobra.Command, stdio Stdio, f *demoFlags, plan demoPlan, slo report.SLO, svc *demoServices) error {
 	ctx := cmd.Context()
-	fmt.Fprintf(stdio.Out, "rpckit demo: ranking service on %s (gRPC), gateway on %s (REST/JSON)\n\n", svc.grpcAddr, svc.httpURL)
+	fmt.Fprintf(stdio.Out, "rpckit demo: ranking service on %s (gRPC) and %s (Thrift), gateway on %s (REST/JSON)\n\n",
+		svc.grpcAddr, svc.thrift.addr, svc.httpURL)
 	caller, err := newDemoCaller(ctx, svc, stdio.Out)
 	if err != nil {
 		return err
 	}
-	if err := caller.callAll(ctx, svc.httpURL); err != nil {
+	if err := caller.callAll(ctx, svc.httpURL, svc.thrift.addr); err != nil {
+		return err
+	}
+	if err := svc.thrift.writeFiles(f.out, plan.candidates); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdio.Out, "Load: Rank with %d candidates at %s calls/s in %d steps of %s after a %s warm-up, open loop, per transport:\n",

@@ -59,11 +59,13 @@ func newDemoCaller(ctx context.Context, d *demoServices, out io.Writer) (*demoCa
 	return &demoCaller{conn: d.conn, src: d.source, codec: codec, out: out}, nil
 }
 
-// callAll makes one call of each kind, and one over REST, printing each.
-func (c *demoCaller) callAll(ctx context.Context, httpURL string) error {
-	fmt.Fprintln(c.out, "One call of each kind through rpckit's dynamic client, and one through the gateway:")
+// callAll makes one call of each kind, one over Thrift and one over
+// REST, printing each.
+func (c *demoCaller) callAll(ctx context.Context, httpURL, thriftAddr string) error {
+	fmt.Fprintln(c.out, "One call of each kind through rpckit's dynamic client, one over Thrift and one through the gateway:")
 	steps := []func(context.Context) (string, string, error){
 		c.unary, c.serverStream, c.clientStream, c.bidi,
+		func(ctx context.Context) (string, string, error) { return c.thriftRank(ctx, thriftAddr) },
 		func(ctx context.Context) (string, string, error) { return c.rest(ctx, httpURL) },
 	}
 	for _, step := range steps {

@@ -71,7 +71,11 @@ func (p demoPlan) args() []string {
 		"--duration", (p.step * time.Duration(p.steps)).String(), "--timeout", "5s", "--format", "json"}
 }
 
-// demoRuns are the Wantedly comparison: gRPC, then the same call as
+// demoTransports is the number of demoRuns.
+const demoTransports = 4
+
+// demoRuns are the Wantedly comparison: gRPC, then the same call over
+// Thrift (a pool of connections, one call in flight on each), and as
 // REST/JSON over HTTP/1.1 through the gateway, with and without keep-alive.
 func demoRuns(d *demoServices, plan demoPlan) []*demoRun {
 	req := rankRequest(plan.candidates)
@@ -79,6 +83,7 @@ func demoRuns(d *demoServices, plan demoPlan) []*demoRun {
 	return []*demoRun{
 		{Name: "gRPC (HTTP/2, one connection)", File: "grpc.json",
 			Args: []string{"--plaintext", "-d", req, d.grpcAddr, demoService + "/Rank"}},
+		{Name: "Thrift (binary, framed)", File: "thrift.json", Args: d.thrift.benchArgs()},
 		{Name: "HTTP/1.1 JSON, keep-alive", File: "http-keepalive.json", Args: rest},
 		{Name: "HTTP/1.1 JSON, new connections", File: "http-close.json", Args: append([]string{"--keepalive=false"}, rest...)},
 	}

@@ -26,6 +26,7 @@ type demoServices struct {
 	conn     *invoke.Conn
 	source   schema.Source
 	inFlight atomic.Int64 // calls the ranking service is serving
+	thrift   demoThrift   // the service's Thrift side
 
 	stop func() error // shuts everything down and waits for it
 }
@@ -53,11 +54,15 @@ func startDemoServices(ctx context.Context, logger *slog.Logger, model ranking.O
 	srvDone := make(chan error, 1)
 	go func() { srvDone <- srv.Serve(srvCtx) }()
 	stopGRPC := func() error { stopSrv(); return <-srvDone }
-	if err := d.startGateway(ctx, logger); err != nil {
+	var stopThrift func() error
+	if stopThrift, err = d.thrift.start(ctx, svc); err != nil {
 		return nil, errors.Join(err, stopGRPC())
 	}
+	if err := d.startGateway(ctx, logger); err != nil {
+		return nil, errors.Join(err, stopThrift(), stopGRPC())
+	}
 	stopHTTP := d.stop
-	d.stop = func() error { return errors.Join(stopHTTP(), d.conn.Close(), stopGRPC()) }
+	d.stop = func() error { return errors.Join(stopHTTP(), d.conn.Close(), stopThrift(), stopGRPC()) }
 	return d, nil
 }
 
@@ -73,7 +78,7 @@ func (d *demoServices) countStream(srv any, ss grpc.ServerStream, _ *grpc.Stream
 	return h(srv, ss)
 }
 
-// waitIdle returns once the ranking service has served no call for a
+// waitIdle returns once the ranking service (gRPC or Thrift) has served no call for a
 // moment, or after max: each transport's load test starts on an idle
 // service, not on the backlog the one before may have left.
 func (d *demoServices) waitIdle(ctx context.Context, max time.Duration) {
@@ -83,7 +88,7 @@ func (d *demoServices) waitIdle(ctx context.Context, max time.Duration) {
 	deadline := time.Now().Add(max)
 	var idleSince time.Time
 	for time.Now().Before(deadline) {
-		if d.inFlight.Load() > 0 {
+		if d.inFlight.Load() > 0 || d.thrift.inFlight() > 0 {
 			idleSince = time.Time{}
 		} else if idleSince.IsZero() {
 			idleSince = time.Now()

@@ -81,11 +81,12 @@ func TestDemoBusyWarnings(t *testing.T) {
 // TestDemoBenchLines: each printed bench command, read back by bench's own
 // flags, has the settings the demo runs it with, and the target.
 func TestDemoBenchLines(t *testing.T) {
-	plan, err := newDemoPlan("1000:6000:+1000", 1000, 45*time.Second, 3)
+	plan, err := newDemoPlan("1000:6000:+1000", 1000, 60*time.Second, demoTransports)
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := &demoServices{grpcAddr: "127.0.0.1:50051", httpURL: "http://127.0.0.1:8080"}
+	svc := &demoServices{grpcAddr: "127.0.0.1:50051", httpURL: "http://127.0.0.1:8080",
+		thrift: demoThrift{addr: "127.0.0.1:9091", idl: "/tmp/rpckit demo/ranking.thrift", args: "/tmp/rpckit demo/rank.args"}}
 	dir := "/tmp/rpckit demo" // a space, to be quoted
 	for _, r := range demoRuns(svc, plan) {
 		line := r.benchLine(plan, dir)

@@ -17,7 +17,7 @@ import (
 	"golang.org/x/net/html"
 )
 
-// TestDemo runs the whole tour briefly: the calls, three load tests as
+// TestDemo runs the whole tour briefly: the calls, four load tests as
 // child processes, the table, the results and the report; afterwards the
 // ports it opened are closed.
 func TestDemo(t *testing.T) {
@@ -25,14 +25,14 @@ func TestDemo(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	var out, errb bytes.Buffer
-	code := cli.Main(ctx, []string{"demo", "--duration", "6s", "--rate", "20:60:+20", "--candidates", "100", "--catalogue", "5000", "--out", dir},
+	code := cli.Main(ctx, []string{"demo", "--duration", "8s", "--rate", "20:60:+20", "--candidates", "100", "--catalogue", "5000", "--out", dir},
 		cli.Stdio{In: strings.NewReader(""), Out: &out, Err: &errb})
 	if code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errb.String())
 	}
 	text := out.String()
 	t.Log(text)
-	m := regexp.MustCompile(`ranking service on (\S+) \(gRPC\), gateway on http://(\S+) `).FindStringSubmatch(text)
+	m := regexp.MustCompile(`ranking service on (\S+) \(gRPC\) and (\S+) \(Thrift\), gateway on http://(\S+) `).FindStringSubmatch(text)
 	if m == nil {
 		t.Fatalf("no addresses in the output")
 	}
@@ -43,26 +43,27 @@ func TestDemo(t *testing.T) {
 		}
 	}
 	for _, want := range []string{"unary          Rank", "server stream  RankStream", "client stream  Feedback",
-		"bidi stream    Autoplay", "POST /v1/rank", "HTTP/1.1 200"} {
+		"bidi stream    Autoplay", "Thrift         Rank", "binary, framed: 1000 candidates -> top {\"item_id\":",
+		"POST /v1/rank", "HTTP/1.1 200"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("no %q among the calls", want)
 		}
 	}
 	// Client CPU per call is "-" at a step shorter than the series' second.
-	row := regexp.MustCompile(`(?m)^\s*(gRPC \(HTTP/2, one connection\)|HTTP/1.1 JSON, keep-alive|HTTP/1.1 JSON, new connections)` +
+	row := regexp.MustCompile(`(?m)^\s*(gRPC \(HTTP/2, one connection\)|Thrift \(binary, framed\)|HTTP/1.1 JSON, keep-alive|HTTP/1.1 JSON, new connections)` +
 		`\s+([\d.]+ms\s+){5}(\d+)\s+(\d+)\s+(\d+µs|-)\s+(>= 60/s \(all\)|\d+/s|< 20/s)\s*$`)
-	if rows := row.FindAllStringSubmatch(text, -1); len(rows) != 3 {
-		t.Errorf("want 3 table rows, got %d", len(rows))
+	if rows := row.FindAllStringSubmatch(text, -1); len(rows) != 4 {
+		t.Errorf("want 4 table rows, got %d", len(rows))
 	}
-	errs := regexp.MustCompile(`(?m)^\s+(gRPC \(HTTP/2, one connection\)|HTTP/1.1 JSON, keep-alive|HTTP/1.1 JSON, new connections)\s+\d+ calls, none failed$`)
-	if !strings.Contains(text, "Errors over all steps:") || len(errs.FindAllString(text, -1)) != 3 {
-		t.Errorf("want the calls and errors of the 3 transports")
+	errs := regexp.MustCompile(`(?m)^\s+(gRPC \(HTTP/2, one connection\)|Thrift \(binary, framed\)|HTTP/1.1 JSON, keep-alive|HTTP/1.1 JSON, new connections)\s+\d+ calls, none failed$`)
+	if !strings.Contains(text, "Errors over all steps:") || len(errs.FindAllString(text, -1)) != 4 {
+		t.Errorf("want the calls and errors of the 4 transports")
 	}
-	if n := strings.Count(text, "rpckit bench --rate 20:60:+20 --step "); n != 3 {
-		t.Errorf("%d bench commands with the demo's ramp, want 3", n)
+	if n := strings.Count(text, "rpckit bench --rate 20:60:+20 --step "); n != 4 {
+		t.Errorf("%d bench commands with the demo's ramp, want 4", n)
 	}
 	checkDemoHTML(t, filepath.Join(dir, "report.html"), text)
-	for _, name := range []string{"grpc.json", "http-keepalive.json", "http-close.json"} {
+	for _, name := range []string{"grpc.json", "thrift.json", "http-keepalive.json", "http-close.json"} {
 		f, err := os.Open(filepath.Join(dir, name))
 		if err != nil {
 			t.Fatal(err)
@@ -111,7 +112,7 @@ func checkDemoHTML(t *testing.T, path, stdout string) {
 	if err := json.Unmarshal([]byte(raw), &data); err != nil {
 		t.Fatalf("report data: %v", err)
 	}
-	if len(data.Runs) != 3 || data.SLO != "p99<200ms,errors<0.1%" {
+	if len(data.Runs) != 4 || data.SLO != "p99<200ms,errors<0.1%" {
 		t.Fatalf("report has %d runs, SLO %q", len(data.Runs), data.SLO)
 	}
 	for _, r := range data.Runs {

@@ -22,7 +22,7 @@ Server reflection is always gRPC: against a server that speaks only Connect or
 gRPC-Web, give the schema with --proto or --protoset.`
 
 func (f *protocolFlags) register(fs *pflag.FlagSet) {
-	fs.StringVar(&f.name, "protocol", "grpc", "`protocol` of the calls: grpc, grpc-web or connect (reflection stays gRPC)")
+	fs.StringVar(&f.name, "protocol", "", "`protocol` of the calls: grpc (default), grpc-web or connect (reflection stays gRPC); with --idl, Thrift's: binary (default) or compact")
 	fs.StringVar(&f.http.Codec, "codec", "proto", "message encoding of --protocol connect: `proto` or json")
 	fs.BoolVar(&f.http.HTTP1, "http1", false, "keep --protocol grpc-web or connect to HTTP/1.1, over TLS too")
 	fs.BoolVar(&f.http.HTTP2PriorKnowledge, "http2-prior-knowledge", false, "speak plaintext HTTP/2 (h2c) for --protocol grpc-web or connect, without an upgrade")
@@ -32,9 +32,16 @@ func (f *protocolFlags) register(fs *pflag.FlagSet) {
 // apply sets the dial options' protocol; the connection needs it before
 // the schema, which the json codec waits for (see lateCodec).
 func (f *protocolFlags) apply(fs *pflag.FlagSet, opts *invoke.DialOptions) error {
-	p, err := invoke.ParseProtocol(f.name)
+	name := f.name
+	switch name {
+	case "":
+		name = "grpc"
+	case "binary", "compact":
+		return usagef("--protocol %s is a Thrift protocol: it goes with --idl", name)
+	}
+	p, err := invoke.ParseProtocol(name)
 	if err != nil {
-		return usagef("--protocol %q: want grpc, grpc-web or connect", f.name)
+		return usagef("--protocol %q: want grpc, grpc-web or connect (with --idl: binary or compact)", f.name)
 	}
 	if p == invoke.ProtocolGRPC {
 		for _, name := range []string{"codec", "http1", "http2-prior-knowledge", "no-http-get"} {

@@ -22,6 +22,7 @@ type serveFlags struct {
 	logText   bool
 	accessLog string
 	admin     httpTimeouts
+	thrift    serveThriftFlags
 }
 
 func newServeCmd(stdio Stdio) *cobra.Command {
@@ -39,10 +40,17 @@ The admin listener serves /metrics, /healthz, /readyz and, with --pprof,
 /debug/pprof/. On SIGTERM or SIGINT, health goes NOT_SERVING, the server
 waits --drain-delay for load balancers to notice, then drains in-flight
 calls for at most --drain-timeout and stops; idle reflection streams, which
-tools keep open, are ended rather than waited for.`,
+tools keep open, are ended rather than waited for.
+
+With --thrift-addr the same service also answers Thrift calls
+(examples/ranking/thrift/ranking.thrift: Rank, RankPage, Feedback, Record
+and Autoplay; binary protocol on the framed transport unless
+--thrift-transport and --thrift-protocol say otherwise). That listener
+keeps serving through --drain-delay, then drains with the gRPC one.`,
 		Example: `  rpckit serve
   rpckit serve --listen 127.0.0.1:50051 --admin 127.0.0.1:9090 --catalogue 200000
   rpckit serve --access-log access.log &
+  rpckit serve --thrift-addr 127.0.0.1:9091
   rpckit health --plaintext 127.0.0.1:50051 rpckit.ranking.v1.RankingService`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if err := argsBetween(0, 1)(cmd, args); err != nil {
@@ -62,6 +70,7 @@ tools keep open, are ended rather than waited for.`,
 	fs.StringVar(&f.srv.AdminAddr, "admin", "127.0.0.1:9090", "admin HTTP listen `address` (/metrics, /healthz, /readyz); empty: none")
 	fs.BoolVar(&f.srv.Pprof, "pprof", false, "serve /debug/pprof/ on the admin listener")
 	f.admin.register(fs, "admin-")
+	f.thrift.register(fs)
 	durationVar(fs, &f.srv.ShutdownTimeout, "drain-timeout", 5*time.Second, "how long in-flight calls may run after SIGTERM")
 	durationVar(fs, &f.srv.DrainDelay, "drain-delay", 0, "how long health says NOT_SERVING before draining starts")
 	durationVar(fs, &f.srv.MaxDeadline, "max-deadline", 30*time.Second, "cap on every call's deadline (0: none)")
@@ -111,6 +120,15 @@ func runServe(cmd *cobra.Command, stdio Stdio, f *serveFlags) error {
 	logger.Info("rpckit serve: ranking", slog.String("service", ranking.ServiceName),
 		slog.Int("catalogue", model.CatalogueSize), slog.Int("embedding_dim", model.EmbeddingDim))
 	logger.Info(logPlaces(accessLog), slog.String("access_log", accessLog))
+	if err := srv.Listen(); err != nil {
+		return err
+	}
+	waitThrift, err := startThrift(cmd.Context(), svc, f, logger)
+	if err != nil {
+		srv.Close()
+		return err
+	}
+	defer waitThrift()
 	return srv.Serve(cmd.Context())
 }
 

@@ -16,8 +16,10 @@ func TestGeneratedCodeIsCurrent(t *testing.T) {
 	}
 }
 
-// TestThriftCodeIsCurrent checks internal/gen/thrift against what the
-// Apache Thrift compiler makes of thrift/testdata/bench.thrift today.
+// TestThriftCodeIsCurrent checks internal/gen/thrift and
+// examples/ranking/gen/rankingthrift against what the Apache Thrift
+// compiler makes of thrift/testdata/bench.thrift and
+// examples/ranking/thrift/ranking.thrift today.
 func TestThriftCodeIsCurrent(t *testing.T) {
 	if _, err := exec.LookPath("thrift"); err != nil {
 		t.Fatal("the Apache Thrift compiler (thrift) is not installed; `make deps` installs it (Debian's thrift-compiler)")
