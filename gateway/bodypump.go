@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"context"
 	"net/http"
 	"sync/atomic"
 	"time"
@@ -13,14 +14,21 @@ import (
 type bodyPump struct {
 	stopped atomic.Bool // the call is over: read no more
 	done    chan struct{}
+	err     chan error // send's error, once it returns
 }
 
-// startPump runs read on a goroutine of its own.
-func startPump(read func(stopped *atomic.Bool)) *bodyPump {
-	p := &bodyPump{done: make(chan struct{})}
+// startPump runs send on a goroutine of its own. Its error goes to p.err
+// and, when not nil, cancels the call: bad input must not let the call
+// end normally on the requests sent so far.
+func startPump(cancel context.CancelFunc, send func(stopped *atomic.Bool) error) *bodyPump {
+	p := &bodyPump{done: make(chan struct{}), err: make(chan error, 1)}
 	go func() {
 		defer close(p.done)
-		read(&p.stopped)
+		err := send(&p.stopped)
+		p.err <- err
+		if err != nil {
+			cancel()
+		}
 	}()
 	return p
 }

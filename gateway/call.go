@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -30,6 +31,7 @@ type call struct {
 	code  codes.Code // the call's outcome, for the access log
 }
 
+// run serves the call within its deadline; vars are the path variables.
 func (c *call) run(vars map[string]string) {
 	ctx, cancel, err := c.context()
 	if err != nil {
@@ -37,21 +39,31 @@ func (c *call) run(vars map[string]string) {
 		return
 	}
 	defer cancel()
-	md := c.route.Method
-	if md.IsStreamingClient() {
+	c.dispatch(ctx, vars)
+}
+
+// dispatch serves the call as its method's kind asks: a client stream
+// reads its requests from the body, the others build the one request
+// first.
+func (c *call) dispatch(ctx context.Context, vars map[string]string) {
+	if c.route.Method.IsStreamingClient() {
 		c.clientStream(ctx, vars)
 		return
 	}
 	req, err := c.request(vars)
-	if err != nil {
+	switch {
+	case err != nil:
 		c.fail(err)
-		return
-	}
-	if md.IsStreamingServer() {
+	case c.route.Method.IsStreamingServer():
 		c.serverStream(ctx, req)
-		return
+	default:
+		c.unary(ctx, req)
 	}
-	resp, err := c.g.opts.Conn.Unary(ctx, md, req)
+}
+
+// unary makes a unary call and writes its response or error.
+func (c *call) unary(ctx context.Context, req []byte) {
+	resp, err := c.g.opts.Conn.Unary(ctx, c.route.Method, req)
 	c.writeMetadata(resp.Header)
 	if err != nil {
 		c.writeTrailers(resp.Trailer)
@@ -101,31 +113,47 @@ func (c *call) request(vars map[string]string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	in := c.route.Method.Input()
 	// The wire form is mostly shorter than the JSON: one allocation.
-	wire, err := c.st.codec.Encode(make([]byte, 0, len(body)+16), in, body)
+	wire, err := c.st.codec.Encode(make([]byte, 0, len(body)+16), c.route.Method.Input(), body)
 	if err != nil {
 		return nil, status.Error(codes.InvalidArgument, err.Error())
 	}
-	p := newParams(c.st.codec.types.Type(in), c.st.codec.unmarshal)
+	query := c.r.URL.Query()
+	if wire, err = c.appendParams(wire, vars, query); err != nil {
+		return nil, err
+	}
+	return c.appendImpliedMask(wire, query, raw)
+}
+
+// appendParams appends to wire the path variables and, unless the body
+// is the whole message, the query parameters.
+func (c *call) appendParams(wire []byte, vars map[string]string, query url.Values) ([]byte, error) {
+	p := newParams(c.st.codec.types.Type(c.route.Method.Input()), c.st.codec.unmarshal)
 	for field, v := range vars {
 		if err := p.set(field, []string{v}); err != nil {
 			return nil, status.Errorf(codes.InvalidArgument, "path: %v", err)
 		}
 	}
-	query := c.r.URL.Query()
 	if c.route.Body != "*" {
 		bound := func(name string) bool { return vars[name] != "" || name == c.route.Body }
 		if err := p.fromQuery(query, bound); err != nil {
 			return nil, status.Error(codes.InvalidArgument, err.Error())
 		}
 	}
-	wire = append(wire, p.wire...)
-	if mask := c.route.updateMaskField(); mask != nil && !query.Has(string(mask.Name())) && !query.Has(mask.JSONName()) {
-		fds, _ := fieldPath(in, c.route.Body)
-		if wire, err = appendUpdateMask(wire, mask, fds[len(fds)-1].Message(), raw); err != nil {
-			return nil, status.Error(codes.InvalidArgument, err.Error())
-		}
+	return append(wire, p.wire...), nil
+}
+
+// appendImpliedMask appends to wire the update_mask a PATCH route's body
+// implies (raw, as sent), unless the route has none or the query sets it.
+func (c *call) appendImpliedMask(wire []byte, query url.Values, raw []byte) ([]byte, error) {
+	mask := c.route.updateMaskField()
+	if mask == nil || query.Has(string(mask.Name())) || query.Has(mask.JSONName()) {
+		return wire, nil
+	}
+	fds, _ := fieldPath(c.route.Method.Input(), c.route.Body)
+	wire, err := appendUpdateMask(wire, mask, fds[len(fds)-1].Message(), raw)
+	if err != nil {
+		return nil, status.Error(codes.InvalidArgument, err.Error())
 	}
 	return wire, nil
 }
@@ -164,12 +192,18 @@ func (c *call) respond(msg []byte, trailer metadata.MD) {
 	}
 	js = append(js, '\n')
 	c.writeTrailers(trailer)
-	h := c.w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("Content-Length", strconv.Itoa(len(js)))
-	c.w.WriteHeader(http.StatusOK)
-	_, _ = c.w.Write(js)
+	writeBody(c.w, http.StatusOK, "application/json", js)
 	putBuf(buf, js)
+}
+
+// writeBody writes a whole response: the status, the body and its
+// Content-Type and Content-Length.
+func writeBody(w http.ResponseWriter, httpStatus int, contentType string, body []byte) {
+	h := w.Header()
+	h.Set("Content-Type", contentType)
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(httpStatus)
+	_, _ = w.Write(body)
 }
 
 // responseJSON appends to dst the JSON of a response message.
@@ -284,6 +318,12 @@ func (g *Gateway) forwarded(r *http.Request) (metadata.MD, error) {
 			md[key] = append(md[key], v)
 		}
 	}
+	addForwardedFor(md, r)
+	return md, nil
+}
+
+// addForwardedFor sets x-forwarded-host and x-forwarded-for in md.
+func addForwardedFor(md metadata.MD, r *http.Request) {
 	md["x-forwarded-host"] = []string{cmp.Or(r.Header.Get("X-Forwarded-Host"), r.Host)}
 	if ip, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
 		if fwd := r.Header.Get("X-Forwarded-For"); fwd != "" {
@@ -291,7 +331,6 @@ func (g *Gateway) forwarded(r *http.Request) (metadata.MD, error) {
 		}
 		md["x-forwarded-for"] = []string{ip}
 	}
-	return md, nil
 }
 
 // metadataFromHeader is the metadata value of a forwarded header's value:

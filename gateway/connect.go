@@ -37,15 +37,11 @@ func connectModeOf(r *http.Request) (connectMode, bool) {
 	cts := r.Header.Values("Content-Type")
 	switch {
 	case len(cts) == 0:
-		if r.Method == http.MethodGet && (connectVersion(r) || connectQuery(r)) {
-			return connectMode{get: true}, true
-		}
-		return connectMode{}, false
+		return bareGetMode(r)
 	case len(cts) > 1:
 		return connectMode{}, false
 	}
-	ct, _, _ := strings.Cut(cts[0], ";")
-	ct = strings.ToLower(strings.TrimSpace(ct))
+	ct := baseMediaType(cts[0])
 	if codec, ok := strings.CutPrefix(ct, "application/connect+"); ok {
 		return connectMode{stream: true, codec: codec}, true
 	}
@@ -57,6 +53,15 @@ func connectModeOf(r *http.Request) (connectMode, bool) {
 		return connectMode{get: r.Method == http.MethodGet, codec: codec}, true
 	}
 	if r.Method == http.MethodGet && connectQuery(r) {
+		return connectMode{get: true}, true
+	}
+	return connectMode{}, false
+}
+
+// bareGetMode is the mode of a request without a Content-Type: a Connect
+// GET when it says it is one.
+func bareGetMode(r *http.Request) (connectMode, bool) {
+	if r.Method == http.MethodGet && (connectVersion(r) || connectQuery(r)) {
 		return connectMode{get: true}, true
 	}
 	return connectMode{}, false
@@ -146,12 +151,7 @@ func noSideEffects(r *Route) bool {
 // error shape (with httpStatus) whatever the request's framing.
 func (c *connectCall) reject(httpStatus int, code codes.Code, msg string) {
 	c.code = code
-	body := connectErrorJSON(c.st, status.New(code, "gateway: "+msg))
-	h := c.w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("Content-Length", strconv.Itoa(len(body)))
-	c.w.WriteHeader(httpStatus)
-	_, _ = c.w.Write(body)
+	writeBody(c.w, httpStatus, "application/json", connectErrorJSON(c.st, status.New(code, "gateway: "+msg)))
 }
 
 func (c *connectCall) run() {

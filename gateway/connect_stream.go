@@ -32,38 +32,45 @@ func (c *connectCall) stream(ctx context.Context) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	out := c.newEnvelopeWriter()
-	in, err := c.newEnvelopeReader()
+	in, st, err := c.openStream(ctx)
 	if err != nil {
 		c.fail(err)
 		return
+	}
+	if c.route.Method.IsStreamingClient() {
+		c.duplex(out, in, st, cancel)
+		return
+	}
+	if err := c.sendOne(st, in); err != nil {
+		c.fail(err)
+		return
+	}
+	c.relay(out, st, nil)
+}
+
+// openStream readies the reader of the body's requests and opens the
+// upstream stream.
+func (c *connectCall) openStream(ctx context.Context) (*envelopeReader, *invoke.Stream, error) {
+	in, err := c.newEnvelopeReader()
+	if err != nil {
+		return nil, nil, err
 	}
 	if c.route.Method.IsStreamingClient() {
 		// Responses may flow while requests still arrive, on HTTP/1.1 too.
 		_ = http.NewResponseController(c.w).EnableFullDuplex()
 	}
 	st, err := c.g.opts.Conn.NewStream(ctx, c.route.Method)
-	if err != nil {
-		c.fail(err)
-		return
-	}
-	if !c.route.Method.IsStreamingClient() {
-		if err := c.sendOne(st, in); err != nil {
-			c.fail(err)
-			return
-		}
-		c.relay(out, st, nil)
-		return
-	}
-	sendErr := make(chan error, 1)
-	p := startPump(func(stopped *atomic.Bool) {
+	return in, st, err
+}
+
+// duplex sends the body's requests from a pump while it relays the
+// responses; bad input cancels the call.
+func (c *connectCall) duplex(out *envelopeWriter, in *envelopeReader, st *invoke.Stream, cancel context.CancelFunc) {
+	p := startPump(cancel, func(stopped *atomic.Bool) error {
 		in.stopped = stopped
-		err := c.sendAll(st, in)
-		sendErr <- err
-		if err != nil {
-			cancel()
-		}
+		return c.sendAll(st, in)
 	})
-	c.relay(out, st, sendErr)
+	c.relay(out, st, p.err)
 	p.stop(c.w, c.r)
 }
 
@@ -229,17 +236,8 @@ func (e *envelopeReader) next() ([]byte, error) {
 	if e.stopped != nil && e.stopped.Load() {
 		return nil, status.Error(codes.Canceled, "gateway: the call is over")
 	}
-	var hdr [5]byte
-	_, err := io.ReadFull(e.r, hdr[:])
-	if errors.Is(err, io.EOF) {
-		return nil, io.EOF
-	}
-	e.n++
+	flags, n, err := e.header()
 	if err != nil {
-		return nil, e.readError(err, "header")
-	}
-	n := int64(binary.BigEndian.Uint32(hdr[1:]))
-	if err := e.check(hdr[0], n); err != nil {
 		return nil, err
 	}
 	msg := make([]byte, n)
@@ -249,10 +247,26 @@ func (e *envelopeReader) next() ([]byte, error) {
 	if e.clock != nil {
 		e.clock.Idle() // waiting for the next message is not reading it
 	}
-	if hdr[0]&envelopeCompressed != 0 {
+	if flags&envelopeCompressed != 0 {
 		return gunzip(msg, e.limit)
 	}
 	return msg, nil
+}
+
+// header reads the next envelope's flags and message length, and checks
+// them; io.EOF when the body ends before it.
+func (e *envelopeReader) header() (flags byte, n int64, err error) {
+	var hdr [5]byte
+	_, err = io.ReadFull(e.r, hdr[:])
+	if errors.Is(err, io.EOF) {
+		return 0, 0, io.EOF
+	}
+	e.n++
+	if err != nil {
+		return 0, 0, e.readError(err, "header")
+	}
+	n = int64(binary.BigEndian.Uint32(hdr[1:]))
+	return hdr[0], n, e.check(hdr[0], n)
 }
 
 func (e *envelopeReader) readError(err error, what string) error {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"net/http"
-	"strconv"
 
 	"github.com/rpckit/rpckit/invoke"
 	"google.golang.org/grpc/codes"
@@ -105,14 +104,11 @@ func (c *connectCall) unaryResponse(body []byte, resp *invoke.Response) {
 	h := c.w.Header()
 	copyWebMetadata(h, resp.Header)
 	trailerHeaders(h, resp.Trailer)
-	h.Set("Content-Type", "application/"+c.mode.codec)
 	if len(body) >= minCompress && acceptsGzip(c.r.Header.Get("Accept-Encoding")) {
 		body = gzipAppend(nil, body)
 		h.Set("Content-Encoding", "gzip")
 	}
-	h.Set("Content-Length", strconv.Itoa(len(body)))
-	c.w.WriteHeader(http.StatusOK)
-	_, _ = c.w.Write(body)
+	writeBody(c.w, http.StatusOK, "application/"+c.mode.codec, body)
 }
 
 // unaryError writes a unary call's error: a Connect error as JSON, with
@@ -123,9 +119,5 @@ func (c *connectCall) unaryError(err error, header, trailer metadata.MD) {
 	h := c.w.Header()
 	copyWebMetadata(h, header)
 	trailerHeaders(h, trailer)
-	body := connectErrorJSON(c.st, st)
-	h.Set("Content-Type", "application/json")
-	h.Set("Content-Length", strconv.Itoa(len(body)))
-	c.w.WriteHeader(HTTPStatus(st.Code()))
-	_, _ = c.w.Write(body)
+	writeBody(c.w, HTTPStatus(st.Code()), "application/json", connectErrorJSON(c.st, st))
 }

@@ -73,10 +73,8 @@ func exposeHeader(h http.Header, name string) {
 		return
 	}
 	exposed := h.Get("Access-Control-Expose-Headers")
-	for _, e := range strings.Split(exposed, ",") {
-		if strings.EqualFold(strings.TrimSpace(e), name) {
-			return
-		}
+	if slices.ContainsFunc(strings.Split(exposed, ","), func(e string) bool { return strings.EqualFold(strings.TrimSpace(e), name) }) {
+		return
 	}
 	h.Set("Access-Control-Expose-Headers", exposed+", "+name)
 }

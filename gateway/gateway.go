@@ -102,19 +102,30 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r.Body = body
 		defer body.Finish() // what is left unread is read on the clock too
 	}
+	if !g.serveOwn(st, rec, w, r) {
+		g.serveCall(st, rec, r, start)
+	}
+}
+
+// serveOwn answers what the gateway serves itself, CORS preflights,
+// metrics, probes and the OpenAPI document, and reports whether r was one
+// of those.
+func (g *Gateway) serveOwn(st *state, rec *statusRecorder, w http.ResponseWriter, r *http.Request) bool {
 	if g.cors(rec, r) {
-		return
+		return true
 	}
 	if g.metrics != nil && r.URL.Path == metricsPath && r.Method == http.MethodGet {
 		g.metrics.handler.ServeHTTP(w, r)
-		return
+		return true
 	}
 	if g.opts.Probes && r.Method == http.MethodGet && g.probe(w, r.URL.Path, st != nil) {
-		return
+		return true
 	}
-	if g.opts.OpenAPI && r.Method == http.MethodGet && g.serveOpenAPI(w, r, st) {
-		return
-	}
+	return g.opts.OpenAPI && r.Method == http.MethodGet && g.serveOpenAPI(w, r, st)
+}
+
+// serveCall serves a call in the protocol r speaks, and records it.
+func (g *Gateway) serveCall(st *state, rec *statusRecorder, r *http.Request, start time.Time) {
 	if mode, ok := grpcWebMode(r); ok {
 		route, code := g.serveGRPCWeb(st, rec, r, mode)
 		g.done(r, route, protocolGRPCWeb, code.String(), code, rec.status, start)

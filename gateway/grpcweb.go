@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/rpckit/rpckit/invoke"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
@@ -30,9 +31,7 @@ type webMode struct {
 }
 
 func grpcWebMode(r *http.Request) (webMode, bool) {
-	ct, _, _ := strings.Cut(r.Header.Get("Content-Type"), ";")
-	ct = strings.ToLower(strings.TrimSpace(ct))
-	base, codec, _ := strings.Cut(ct, "+")
+	base, codec, _ := strings.Cut(baseMediaType(r.Header.Get("Content-Type")), "+")
 	switch base {
 	case "application/grpc-web":
 		return webMode{contentType: "application/grpc-web+proto", codec: codec}, true
@@ -40,6 +39,13 @@ func grpcWebMode(r *http.Request) (webMode, bool) {
 		return webMode{text: true, contentType: "application/grpc-web-text+proto", codec: codec}, true
 	}
 	return webMode{}, false
+}
+
+// baseMediaType is the media type of a Content-Type, lower case, without
+// parameters.
+func baseMediaType(contentType string) string {
+	ct, _, _ := strings.Cut(contentType, ";")
+	return strings.ToLower(strings.TrimSpace(ct))
 }
 
 // webCall is one gRPC-Web request being served.
@@ -72,16 +78,11 @@ func (g *Gateway) serveGRPCWeb(st *state, w http.ResponseWriter, r *http.Request
 	return c.route, c.status
 }
 
+// run serves the call within its deadline, once it is one gRPC-Web can
+// carry.
 func (c *webCall) run() {
-	switch {
-	case c.mode.codec != "" && c.mode.codec != "proto":
-		c.finish(status.Errorf(codes.Unimplemented, "gRPC-Web codec %q is not served, only proto", c.mode.codec), nil)
-		return
-	case c.route == nil:
-		c.finish(status.Errorf(codes.Unimplemented, "unknown method %s", c.r.URL.Path), nil)
-		return
-	case c.route.Method.IsStreamingClient():
-		c.finish(status.Errorf(codes.Unimplemented, "%s is a client or bidi stream, which gRPC-Web cannot carry", c.route.Method.FullName()), nil)
+	if err := c.unserved(); err != nil {
+		c.finish(err, nil)
 		return
 	}
 	ctx, cancel, err := c.g.callContext(c.r)
@@ -90,15 +91,37 @@ func (c *webCall) run() {
 		return
 	}
 	defer cancel()
+	c.call(ctx)
+}
+
+// unserved says why the call cannot be served (UNIMPLEMENTED), or is nil.
+func (c *webCall) unserved() error {
+	switch {
+	case c.mode.codec != "" && c.mode.codec != "proto":
+		return status.Errorf(codes.Unimplemented, "gRPC-Web codec %q is not served, only proto", c.mode.codec)
+	case c.route == nil:
+		return status.Errorf(codes.Unimplemented, "unknown method %s", c.r.URL.Path)
+	case c.route.Method.IsStreamingClient():
+		return status.Errorf(codes.Unimplemented, "%s is a client or bidi stream, which gRPC-Web cannot carry", c.route.Method.FullName())
+	}
+	return nil
+}
+
+// call reads the request and makes the unary or server-streaming call.
+func (c *webCall) call(ctx context.Context) {
 	req, err := c.request()
-	if err != nil {
+	switch {
+	case err != nil:
 		c.finish(err, nil)
-		return
-	}
-	if c.route.Method.IsStreamingServer() {
+	case c.route.Method.IsStreamingServer():
 		c.serverStream(ctx, req)
-		return
+	default:
+		c.unary(ctx, req)
 	}
+}
+
+// unary makes a unary call and writes its response and trailer.
+func (c *webCall) unary(ctx context.Context, req []byte) {
 	resp, err := c.g.opts.Conn.Unary(ctx, c.route.Method, req)
 	if err == nil {
 		c.out.header(resp.Header, c.mode.contentType)
@@ -126,17 +149,19 @@ func (c *webCall) request() ([]byte, error) {
 	return msgs[0], nil
 }
 
+// serverStream sends one request and streams the responses.
 func (c *webCall) serverStream(ctx context.Context, req []byte) {
-	st, err := c.g.opts.Conn.NewStream(ctx, c.route.Method)
+	st, err := c.g.openServerStream(ctx, c.route.Method, req)
 	if err != nil {
 		c.finish(err, nil)
 		return
 	}
-	if err := st.Send(req); err != nil && !errors.Is(err, io.EOF) {
-		c.finish(err, nil)
-		return
-	}
-	_ = st.CloseSend()
+	c.relay(st)
+}
+
+// relay copies response messages to the client until the call ends, then
+// writes the trailer.
+func (c *webCall) relay(st *invoke.Stream) {
 	hdr, _ := st.Header()
 	for {
 		msg, err := st.Recv()

@@ -177,6 +177,13 @@ func webTrailer(st *status.Status, trailer metadata.MD) []byte {
 	if d := statusDetailsBin(st); d != "" {
 		fmt.Fprintf(&b, "grpc-status-details-bin: %s\r\n", d)
 	}
+	writeTrailerMetadata(&b, trailer)
+	return []byte(b.String())
+}
+
+// writeTrailerMetadata writes the application's trailer metadata as
+// header lines, sorted by key.
+func writeTrailerMetadata(b *strings.Builder, trailer metadata.MD) {
 	keys := make([]string, 0, len(trailer))
 	for k := range trailer {
 		if !reservedMetadata(k) {
@@ -186,10 +193,9 @@ func webTrailer(st *status.Status, trailer metadata.MD) []byte {
 	slices.Sort(keys)
 	for _, k := range keys {
 		for _, v := range trailer[k] {
-			fmt.Fprintf(&b, "%s: %s\r\n", k, mdvalue.Encode(k, v))
+			fmt.Fprintf(b, "%s: %s\r\n", k, mdvalue.Encode(k, v))
 		}
 	}
-	return []byte(b.String())
 }
 
 // copyWebMetadata sets metadata as plain HTTP headers, as gRPC-Web

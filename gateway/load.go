@@ -88,19 +88,8 @@ func (g *Gateway) build(ctx context.Context, src schema.Source) (*state, error) 
 	if err != nil {
 		return nil, err
 	}
-	services, err := servicesOf(ctx, src)
+	routes, rt, err := g.loadRoutes(ctx, src)
 	if err != nil {
-		return nil, err
-	}
-	routes, err := RoutesOf(services)
-	if err != nil {
-		return nil, err
-	}
-	rt, err := newRouter(routes)
-	if err != nil {
-		return nil, err
-	}
-	if err := g.ownPaths(rt); err != nil {
 		return nil, err
 	}
 	st := &state{router: rt, methods: defaultRoutes(routes), codec: newCodec(files)}
@@ -114,6 +103,24 @@ func (g *Gateway) build(ctx context.Context, src schema.Source) (*state, error) 
 		return nil, err
 	}
 	return st, nil
+}
+
+// loadRoutes lists the routes of src's services and their router, which must
+// leave the gateway's own paths free.
+func (g *Gateway) loadRoutes(ctx context.Context, src schema.Source) ([]*Route, *router, error) {
+	services, err := servicesOf(ctx, src)
+	if err != nil {
+		return nil, nil, err
+	}
+	routes, err := RoutesOf(services)
+	if err != nil {
+		return nil, nil, err
+	}
+	rt, err := newRouter(routes)
+	if err != nil {
+		return nil, nil, err
+	}
+	return routes, rt, g.ownPaths(rt)
 }
 
 // ownPaths rejects routes at the paths the gateway answers itself.

@@ -34,22 +34,37 @@ func (r *Route) updateMaskField() protoreflect.FieldDescriptor {
 // appendUpdateMask appends to wire the update_mask record of the paths the
 // JSON body sets in a message of type md.
 func appendUpdateMask(wire []byte, mask protoreflect.FieldDescriptor, md protoreflect.MessageDescriptor, body []byte) ([]byte, error) {
+	paths, err := maskPaths(md, body)
+	if err != nil {
+		return nil, fmt.Errorf("update mask: %w", err)
+	}
+	wire = protowire.AppendTag(wire, mask.Number(), protowire.BytesType)
+	return protowire.AppendBytes(wire, fieldMaskWire(paths)), nil
+}
+
+// maskPaths lists, sorted, the field paths a JSON body of a message md
+// sets.
+func maskPaths(md protoreflect.MessageDescriptor, body []byte) ([]string, error) {
 	var root any
 	if err := json.Unmarshal(body, &root); err != nil {
-		return nil, fmt.Errorf("update mask: %w", err)
+		return nil, err
 	}
 	var paths []string
 	if err := collectPaths(&paths, "", md, root); err != nil {
-		return nil, fmt.Errorf("update mask: %w", err)
+		return nil, err
 	}
 	slices.Sort(paths)
+	return paths, nil
+}
+
+// fieldMaskWire is the wire form of a google.protobuf.FieldMask of paths.
+func fieldMaskWire(paths []string) []byte {
 	var inner []byte
 	for _, p := range paths {
 		inner = protowire.AppendTag(inner, 1, protowire.BytesType)
 		inner = protowire.AppendString(inner, p)
 	}
-	wire = protowire.AppendTag(wire, mask.Number(), protowire.BytesType)
-	return protowire.AppendBytes(wire, inner), nil
+	return inner
 }
 
 // collectPaths adds the complete paths under prefix that node sets in a
@@ -70,18 +85,24 @@ func collectPaths(out *[]string, prefix string, md protoreflect.MessageDescripto
 		if fd == nil {
 			return fmt.Errorf("%s has no field %q", md.FullName(), k)
 		}
-		path := joinPath(prefix, string(fd.Name()))
-		sub := fd.Message()
-		switch {
-		case fd.IsList() || fd.IsMap() || sub == nil || sub.FullName() == "google.protobuf.Any":
-			*out = append(*out, path)
-		case sub.FullName() == "google.protobuf.Struct" || sub.FullName() == "google.protobuf.Value":
-			blindPaths(out, path, v)
-		default:
-			if err := collectPaths(out, path, sub, v); err != nil {
-				return err
-			}
+		if err := collectField(out, joinPath(prefix, string(fd.Name())), fd, v); err != nil {
+			return err
 		}
+	}
+	return nil
+}
+
+// collectField appends the paths of field fd, at path, set to node: the
+// field itself when it is a leaf for masks, else the paths within it.
+func collectField(out *[]string, path string, fd protoreflect.FieldDescriptor, node any) error {
+	sub := fd.Message()
+	switch {
+	case fd.IsList() || fd.IsMap() || sub == nil || sub.FullName() == "google.protobuf.Any":
+		*out = append(*out, path)
+	case sub.FullName() == "google.protobuf.Struct" || sub.FullName() == "google.protobuf.Value":
+		blindPaths(out, path, node)
+	default:
+		return collectPaths(out, path, sub, node)
 	}
 	return nil
 }

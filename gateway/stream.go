@@ -14,6 +14,7 @@ import (
 	"github.com/rpckit/rpckit/invoke"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // A streamed response is newline-delimited JSON, each line
@@ -38,46 +39,55 @@ func newStreamWriter(w http.ResponseWriter, r *http.Request) *streamWriter {
 	return &streamWriter{w: w, sse: sse}
 }
 
+// message writes one response message.
 func (s *streamWriter) message(js []byte) {
-	if s.n == 0 {
-		s.w.WriteHeader(http.StatusOK)
-	}
+	s.item(http.StatusOK, "data: %s\n\n", "{\"result\":%s}\n", js)
 	s.n++
-	if s.sse {
-		fmt.Fprintf(s.w, "data: %s\n\n", js)
-	} else {
-		fmt.Fprintf(s.w, "{\"result\":%s}\n", js)
-	}
-	http.NewResponseController(s.w).Flush()
 }
 
 // fail writes an error as the stream's last item; when nothing was sent
 // yet, the HTTP status tells the code too (as grpc-gateway does).
 func (s *streamWriter) fail(httpStatus int, statusJSON []byte) {
+	s.item(httpStatus, "event: error\ndata: %s\n\n", "{\"error\":%s}\n", statusJSON)
+}
+
+// item writes js in the stream's framing, sseFormat or ndjsonFormat, and
+// flushes it; the first item sends the headers with httpStatus.
+func (s *streamWriter) item(httpStatus int, sseFormat, ndjsonFormat string, js []byte) {
 	if s.n == 0 {
 		s.w.WriteHeader(httpStatus)
 	}
+	format := ndjsonFormat
 	if s.sse {
-		fmt.Fprintf(s.w, "event: error\ndata: %s\n\n", statusJSON)
-	} else {
-		fmt.Fprintf(s.w, "{\"error\":%s}\n", statusJSON)
+		format = sseFormat
 	}
+	fmt.Fprintf(s.w, format, js)
 	http.NewResponseController(s.w).Flush()
 }
 
 // serverStream sends one request and streams the responses.
 func (c *call) serverStream(ctx context.Context, req []byte) {
-	st, err := c.g.opts.Conn.NewStream(ctx, c.route.Method)
+	st, err := c.g.openServerStream(ctx, c.route.Method, req)
 	if err != nil {
 		c.fail(err)
 		return
 	}
+	c.relay(st, nil)
+}
+
+// openServerStream opens a server stream of md and sends its one request,
+// half-closing it. A Send that finds the call ended (io.EOF) is no error
+// here: the stream's status, on Recv, says why.
+func (g *Gateway) openServerStream(ctx context.Context, md protoreflect.MethodDescriptor, req []byte) (*invoke.Stream, error) {
+	st, err := g.opts.Conn.NewStream(ctx, md)
+	if err != nil {
+		return nil, err
+	}
 	if err := st.Send(req); err != nil && !errors.Is(err, io.EOF) {
-		c.fail(err)
-		return
+		return nil, err
 	}
 	_ = st.CloseSend()
-	c.relay(st, nil)
+	return st, nil
 }
 
 // relay copies response messages to the client until the call ends. When
@@ -147,19 +157,19 @@ func (c *call) clientStream(ctx context.Context, vars map[string]string) {
 		c.fail(err)
 		return
 	}
-	sendErr := make(chan error, 1)
-	p := startPump(func(stopped *atomic.Bool) {
-		err := c.sendBody(st, stopped)
-		sendErr <- err
-		if err != nil {
-			cancel()
-		}
-	})
+	p := startPump(cancel, func(stopped *atomic.Bool) error { return c.sendBody(st, stopped) })
 	if c.route.Method.IsStreamingServer() {
-		c.relay(st, sendErr)
+		c.relay(st, p.err)
 		p.stop(c.w, c.r)
 		return
 	}
+	c.respondOnce(st, p.err)
+}
+
+// respondOnce answers a client stream with its one response, or with the
+// error that ended sending the requests, which says more than the
+// cancelled call's.
+func (c *call) respondOnce(st *invoke.Stream, sendErr <-chan error) {
 	msg, err := st.Recv()
 	if serr := <-sendErr; serr != nil {
 		err = serr

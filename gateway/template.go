@@ -140,23 +140,13 @@ func (p *tmplParser) variable() ([]Segment, error) {
 		return nil, p.fail("nested variable")
 	}
 	p.pos++ // {
-	start := p.pos
-	for p.pos < len(p.s) && (isIdent(p.s[p.pos]) || p.s[p.pos] == '.') {
-		p.pos++
+	field, err := p.fieldPath()
+	if err != nil {
+		return nil, err
 	}
-	field := p.s[start:p.pos]
-	if field == "" || strings.HasPrefix(field, ".") || strings.HasSuffix(field, ".") || strings.Contains(field, "..") {
-		return nil, p.fail("bad field path %q", field)
-	}
-	inner := []Segment{{Kind: Wildcard}}
-	if p.pos < len(p.s) && p.s[p.pos] == '=' {
-		p.pos++
-		p.inVar = true
-		var err error
-		if inner, err = p.segments(); err != nil {
-			return nil, err
-		}
-		p.inVar = false
+	inner, err := p.varSegments()
+	if err != nil {
+		return nil, err
 	}
 	if p.pos >= len(p.s) || p.s[p.pos] != '}' {
 		return nil, p.fail("variable %q not closed", field)
@@ -164,6 +154,35 @@ func (p *tmplParser) variable() ([]Segment, error) {
 	p.pos++
 	out := append([]Segment{{Kind: VarStart, Field: field}}, inner...)
 	return append(out, Segment{Kind: VarEnd, Field: field}), nil
+}
+
+// fieldPath reads a variable's dotted field path.
+func (p *tmplParser) fieldPath() (string, error) {
+	start := p.pos
+	for p.pos < len(p.s) && (isIdent(p.s[p.pos]) || p.s[p.pos] == '.') {
+		p.pos++
+	}
+	field := p.s[start:p.pos]
+	if field == "" || strings.HasPrefix(field, ".") || strings.HasSuffix(field, ".") || strings.Contains(field, "..") {
+		return "", p.fail("bad field path %q", field)
+	}
+	return field, nil
+}
+
+// varSegments reads what a variable matches: the segments after "=", or
+// one wildcard when it names none.
+func (p *tmplParser) varSegments() ([]Segment, error) {
+	if p.pos >= len(p.s) || p.s[p.pos] != '=' {
+		return []Segment{{Kind: Wildcard}}, nil
+	}
+	p.pos++
+	p.inVar = true
+	inner, err := p.segments()
+	if err != nil {
+		return nil, err
+	}
+	p.inVar = false
+	return inner, nil
 }
 
 // literal reads characters allowed in a segment: anything but / { } * : =.

@@ -98,46 +98,42 @@ func protoCopies(c *compiled, opts Options) (map[string][]byte, error) {
 // when replace is set and kept otherwise.
 func (r *Result) write(dir string, files map[string][]byte, replace bool) error {
 	for _, name := range sortedKeys(files) {
-		if !replace && exists(dir, name) {
-			r.Kept = append(r.Kept, name)
-			continue
-		}
-		wrote, err := writeFile(dir, name, files[name])
-		if err != nil {
+		if err := r.writeOne(dir, name, files[name], replace); err != nil {
 			return err
-		}
-		if wrote {
-			r.Written = append(r.Written, name)
-		} else {
-			r.Kept = append(r.Kept, name)
 		}
 	}
 	return nil
 }
 
+// writeOne writes the file name in dir, or keeps the one there unless
+// replace is set, and records which it did.
+func (r *Result) writeOne(dir, name string, data []byte, replace bool) error {
+	if !replace && exists(dir, name) {
+		r.record(name, false)
+		return nil
+	}
+	wrote, err := writeFile(dir, name, data)
+	if err != nil {
+		return err
+	}
+	r.record(name, wrote)
+	return nil
+}
+
+// record lists name as written, or as kept.
+func (r *Result) record(name string, written bool) {
+	if written {
+		r.Written = append(r.Written, name)
+		return
+	}
+	r.Kept = append(r.Kept, name)
+}
+
 // render executes the templates of the module's own files.
 func (m *model) render() (map[string][]byte, error) {
 	out := map[string][]byte{}
-	add := func(name, tmpl string, data any) error {
-		var b bytes.Buffer
-		if err := templates.ExecuteTemplate(&b, tmpl, data); err != nil {
-			return fmt.Errorf("scaffold: %s: %w", name, err)
-		}
-		src := b.Bytes()
-		if strings.HasSuffix(name, ".go") {
-			formatted, err := format.Source(src)
-			if err != nil {
-				return fmt.Errorf("scaffold: %s: %w", name, err)
-			}
-			src = formatted
-		}
-		out[name] = src
-		return nil
-	}
-	for name, tmpl := range map[string]string{"go.mod": "go.mod.tmpl", "main.go": "main.go.tmpl",
-		"Makefile": "Makefile.tmpl", "Dockerfile": "Dockerfile.tmpl", ".gitignore": "gitignore.tmpl", "README.md": "README.md.tmpl",
-		"deploy/" + m.Name + ".yaml": "deploy.yaml.tmpl"} {
-		if err := add(name, tmpl, m); err != nil {
+	for name, tmpl := range m.ownTemplates() {
+		if err := renderFile(out, name, tmpl, m); err != nil {
 			return nil, err
 		}
 	}
@@ -145,14 +141,48 @@ func (m *model) render() (map[string][]byte, error) {
 		return nil, err
 	}
 	for _, s := range m.Services {
-		if err := add("handler/"+s.File+".go", "handler.go.tmpl", s); err != nil {
-			return nil, err
-		}
-		if err := add("handler/"+s.File+"_test.go", "handler_test.go.tmpl", s); err != nil {
+		if err := renderHandler(out, s); err != nil {
 			return nil, err
 		}
 	}
 	return out, nil
+}
+
+// ownTemplates maps the module's own files, but the handlers, to their
+// templates.
+func (m *model) ownTemplates() map[string]string {
+	return map[string]string{"go.mod": "go.mod.tmpl", "main.go": "main.go.tmpl",
+		"Makefile": "Makefile.tmpl", "Dockerfile": "Dockerfile.tmpl", ".gitignore": "gitignore.tmpl", "README.md": "README.md.tmpl",
+		"deploy/" + m.Name + ".yaml": "deploy.yaml.tmpl"}
+}
+
+// renderHandler renders a service's handler and its test.
+func renderHandler(out map[string][]byte, s service) error {
+	if err := renderFile(out, "handler/"+s.File+".go", "handler.go.tmpl", s); err != nil {
+		return err
+	}
+	return renderFile(out, "handler/"+s.File+"_test.go", "handler_test.go.tmpl", s)
+}
+
+// renderFile executes tmpl with data into out[name], formatted when name
+// is Go source.
+func renderFile(out map[string][]byte, name, tmpl string, data any) error {
+	src, err := execute(tmpl, data)
+	if err == nil && strings.HasSuffix(name, ".go") {
+		src, err = format.Source(src)
+	}
+	if err != nil {
+		return fmt.Errorf("scaffold: %s: %w", name, err)
+	}
+	out[name] = src
+	return nil
+}
+
+// execute executes the template tmpl with data.
+func execute(tmpl string, data any) ([]byte, error) {
+	var b bytes.Buffer
+	err := templates.ExecuteTemplate(&b, tmpl, data)
+	return b.Bytes(), err
 }
 
 // addMonitoring adds the dashboards as deploy/grafana/*.json and the rules
@@ -167,11 +197,16 @@ func addMonitoring(out map[string][]byte) error {
 		if err != nil {
 			return fmt.Errorf("scaffold: %w", err)
 		}
-		dir := "deploy/prometheus/"
-		if path.Ext(e.Name()) == ".json" {
-			dir = "deploy/grafana/"
-		}
-		out[dir+e.Name()] = data
+		out[monitoringPath(e.Name())] = data
 	}
 	return nil
+}
+
+// monitoringPath is where the module keeps a monitoring file: dashboards
+// under deploy/grafana, rules under deploy/prometheus.
+func monitoringPath(name string) string {
+	if path.Ext(name) == ".json" {
+		return "deploy/grafana/" + name
+	}
+	return "deploy/prometheus/" + name
 }

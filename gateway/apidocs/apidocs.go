@@ -35,27 +35,44 @@ type Options struct {
 // Handler serves the page at Prefix and its files under it; a request
 // for Prefix without its trailing slash is redirected to it.
 func Handler(opts Options) http.Handler {
-	prefix := opts.Prefix
+	prefix := prefixOf(opts.Prefix)
+	sub, _ := fs.Sub(static, "static") // the directory is embedded: no error
+	return page{prefix: prefix, files: http.StripPrefix(prefix, http.FileServerFS(sub))}
+}
+
+// prefixOf is the path the page is served under: prefix ("/docs/" when
+// empty) with a trailing slash.
+func prefixOf(prefix string) string {
 	if prefix == "" {
-		prefix = "/docs/"
+		return "/docs/"
 	}
 	if !strings.HasSuffix(prefix, "/") {
-		prefix += "/"
+		return prefix + "/"
 	}
-	sub, _ := fs.Sub(static, "static") // the directory is embedded: no error
-	files := http.StripPrefix(prefix, http.FileServerFS(sub))
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == strings.TrimSuffix(prefix, "/") {
-			http.Redirect(w, r, prefix, http.StatusMovedPermanently)
-			return
-		}
-		h := w.Header()
-		h.Set("Content-Security-Policy", contentSecurityPolicy)
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Referrer-Policy", "no-referrer")
-		h.Set("Cache-Control", "no-cache")
-		files.ServeHTTP(w, r)
-	})
+	return prefix
+}
+
+// page serves the page's files under prefix.
+type page struct {
+	prefix string
+	files  http.Handler
+}
+
+func (p page) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == strings.TrimSuffix(p.prefix, "/") {
+		http.Redirect(w, r, p.prefix, http.StatusMovedPermanently)
+		return
+	}
+	setHeaders(w.Header())
+	p.files.ServeHTTP(w, r)
+}
+
+// setHeaders sets the page's security and caching headers.
+func setHeaders(h http.Header) {
+	h.Set("Content-Security-Policy", contentSecurityPolicy)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Cache-Control", "no-cache")
 }
 
 // Path reports whether a request path belongs to the page at prefix

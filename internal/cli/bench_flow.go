@@ -113,7 +113,13 @@ func flowName(args []string) string {
 	if len(args) == 2 {
 		return args[1][strings.LastIndexAny(args[1], "/.")+1:]
 	}
-	u := strings.TrimPrefix(strings.TrimPrefix(args[0], "http://"), "https://")
+	return urlName(args[0])
+}
+
+// urlName names a flow by its URL: the last element of the path, or the
+// host when the path is empty.
+func urlName(rawURL string) string {
+	u := strings.TrimPrefix(strings.TrimPrefix(rawURL, "http://"), "https://")
 	host, p, _ := strings.Cut(u, "/")
 	p, _, _ = strings.Cut(p, "?")
 	if b := path.Base("/" + p); b != "/" {

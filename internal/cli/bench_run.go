@@ -114,10 +114,7 @@ func runBench(cmd *cobra.Command, stdio Stdio, f *benchFlags, flows []*benchFlow
 		defer hlog.close()
 	}
 	showProgress := f.progress || !cmd.Flags().Changed("progress") && isTerminal(stdio.Err)
-	sc := load.Scenario{Pacer: pacer}
-	for _, fl := range flows {
-		sc.Flows = append(sc.Flows, fl.flow)
-	}
+	sc := newScenario(flows, pacer)
 	prog := newProgressLine(stdio.Err, len(flows), showProgress)
 	sc.Progress = func(i int, p load.Progress) {
 		if hlog != nil {
@@ -132,10 +129,8 @@ func runBench(cmd *cobra.Command, stdio Stdio, f *benchFlags, flows []*benchFlow
 	if err != nil && (res == nil || !errors.Is(err, context.Canceled)) {
 		return err
 	}
-	if hlog != nil {
-		if hlog.finish(res.Total); hlog.err != nil {
-			return fmt.Errorf("--hdr-log: %w", hlog.err)
-		}
+	if err := finishHdrLog(hlog, res.Total); err != nil {
+		return err
 	}
 	countAddresses(flows, res)
 	countInputs(flows, res)
@@ -160,6 +155,26 @@ func runBench(cmd *cobra.Command, stdio Stdio, f *benchFlags, flows []*benchFlow
 		return err // interrupted: the partial report is out, and says so
 	}
 	return flowsOutcome(stdio.Err, runs)
+}
+
+// newScenario is the scenario of flows, paced by pacer.
+func newScenario(flows []*benchFlow, pacer load.Pacer) load.Scenario {
+	sc := load.Scenario{Pacer: pacer}
+	for _, fl := range flows {
+		sc.Flows = append(sc.Flows, fl.flow)
+	}
+	return sc
+}
+
+// finishHdrLog ends the --hdr-log file, if any, with the run's total.
+func finishHdrLog(hlog *hdrLogFile, total *load.Result) error {
+	if hlog == nil {
+		return nil
+	}
+	if hlog.finish(total); hlog.err != nil {
+		return fmt.Errorf("--hdr-log: %w", hlog.err)
+	}
+	return nil
 }
 
 // countAddresses sets the calls by server address of each flow that
@@ -193,10 +208,15 @@ func countInputs(flows []*benchFlow, res *load.ScenarioResult) {
 		}
 	}
 	if len(flows) > 1 {
-		res.Total.Inputs = 0
-		for _, fr := range res.Flows {
-			res.Total.Inputs += fr.Inputs
-		}
+		totalInputs(res)
+	}
+}
+
+// totalInputs sums the flows' inputs into the total's.
+func totalInputs(res *load.ScenarioResult) {
+	res.Total.Inputs = 0
+	for _, fr := range res.Flows {
+		res.Total.Inputs += fr.Inputs
 	}
 }
 
@@ -214,12 +234,19 @@ func flowRuns(flows []*benchFlow, res *load.ScenarioResult) []report.Run {
 func stepRuns(flows []*benchFlow, res *load.ScenarioResult) []report.Run {
 	var runs []report.Run
 	for i, fl := range flows {
-		if fl.chain == nil {
-			continue
+		if fl.chain != nil {
+			runs = append(runs, fl.chainRuns(res.Flows[i].Result)...)
 		}
-		for k, r := range fl.chain.results(res.Flows[i].Result) {
-			runs = append(runs, report.Run{Name: fl.flow.Name + "/" + fl.chain.steps[k].name, Result: r})
-		}
+	}
+	return runs
+}
+
+// chainRuns are the runs of a chained flow's steps, named flow/step, out
+// of the flow's result.
+func (fl *benchFlow) chainRuns(res *load.Result) []report.Run {
+	var runs []report.Run
+	for k, r := range fl.chain.results(res) {
+		runs = append(runs, report.Run{Name: fl.flow.Name + "/" + fl.chain.steps[k].name, Result: r})
 	}
 	return runs
 }
@@ -246,10 +273,7 @@ func writeRunReport(stdio Stdio, f *benchFlags, runs []report.Run, total *load.R
 // writeRunHTML writes the HTML report: one run, or a run per flow (each
 // with its own SLO) and their total.
 func writeRunHTML(cmd *cobra.Command, stdio Stdio, f *benchFlags, runs []report.Run, total *load.Result) error {
-	args := strings.Join(cmd.Flags().Args(), " ")
-	if args == "" {
-		args = "--scenario " + f.scenario
-	}
+	args := runArgs(cmd, f)
 	if len(runs) == 1 {
 		run := report.Run{Name: args, Result: runs[0].Result}
 		opts := report.HTMLOptions{Title: "rpckit bench " + args, SLO: runs[0].SLO, Settings: benchSettings(f, cmd.Flags())}
@@ -258,6 +282,15 @@ func writeRunHTML(cmd *cobra.Command, stdio Stdio, f *benchFlags, runs []report.
 	opts := report.HTMLOptions{Title: "rpckit bench " + args, Settings: []string{fmt.Sprintf("%d flows from %s", len(runs), f.scenario)}}
 	all := append(runs[:len(runs):len(runs)], report.Run{Name: "all flows", Result: total})
 	return writeHTMLOutput(stdio.Out, f.html, opts, all...)
+}
+
+// runArgs names the run in the HTML report's title: its arguments, or
+// its scenario file.
+func runArgs(cmd *cobra.Command, f *benchFlags) string {
+	if args := strings.Join(cmd.Flags().Args(), " "); args != "" {
+		return args
+	}
+	return "--scenario " + f.scenario
 }
 
 // flowsOutcome is how a finished run of flows ends: as benchOutcome for

@@ -57,11 +57,8 @@ errors as google.rpc.Status.`,
 
 func runOpenAPI(cmd *cobra.Command, stdio Stdio, f *openAPIFlags, args []string) error {
 	target, rest := splitTarget(args)
-	if len(rest) > 0 {
-		return usagef("unexpected argument %q: give services with --service", rest[0])
-	}
-	if target == "" && !f.schema.local() {
-		return usagef("want a TARGET to ask by reflection, or --proto / --protoset")
+	if err := checkOpenAPIArgs(f, target, rest); err != nil {
+		return err
 	}
 	format, err := f.outputFormat()
 	if err != nil {
@@ -80,11 +77,7 @@ func runOpenAPI(cmd *cobra.Command, stdio Stdio, f *openAPIFlags, args []string)
 	if err != nil {
 		return err
 	}
-	write := gateway.OpenAPIJSON
-	if format == "yaml" {
-		write = gateway.OpenAPIYAML
-	}
-	doc, err := write(routes, f.opts)
+	doc, err := openAPIDocument(routes, format, f.opts)
 	if err != nil {
 		return err
 	}
@@ -94,18 +87,45 @@ func runOpenAPI(cmd *cobra.Command, stdio Stdio, f *openAPIFlags, args []string)
 	})
 }
 
+// checkOpenAPIArgs checks that the arguments name at most a target, and
+// one when the schema is not local.
+func checkOpenAPIArgs(f *openAPIFlags, target string, rest []string) error {
+	if len(rest) > 0 {
+		return usagef("unexpected argument %q: give services with --service", rest[0])
+	}
+	if target == "" && !f.schema.local() {
+		return usagef("want a TARGET to ask by reflection, or --proto / --protoset")
+	}
+	return nil
+}
+
+// openAPIDocument is the OpenAPI document of routes in format, json or
+// yaml.
+func openAPIDocument(routes []*gateway.Route, format string, opts gateway.OpenAPIOptions) ([]byte, error) {
+	if format == "yaml" {
+		return gateway.OpenAPIYAML(routes, opts)
+	}
+	return gateway.OpenAPIJSON(routes, opts)
+}
+
 // outputFormat is --format, or the -o file's extension's.
 func (f *openAPIFlags) outputFormat() (string, error) {
 	switch f.format {
 	case "json", "yaml":
 		return f.format, nil
 	case "":
-		if ext := strings.ToLower(filepath.Ext(f.output)); ext == ".yaml" || ext == ".yml" {
-			return "yaml", nil
-		}
-		return "json", nil
+		return formatOfPath(f.output), nil
 	}
 	return "", usagef("--format %q: want json or yaml", f.format)
+}
+
+// formatOfPath is the format an output file's extension asks for: yaml
+// for .yaml or .yml, else json.
+func formatOfPath(output string) string {
+	if ext := strings.ToLower(filepath.Ext(output)); ext == ".yaml" || ext == ".yml" {
+		return "yaml"
+	}
+	return "json"
 }
 
 // selectServices are the services the gateway would serve from src, or

@@ -29,33 +29,54 @@ func MakeCerts(dir string) (*Certs, error) {
 	if err != nil {
 		return nil, err
 	}
+	c := newCerts(dir, caCert)
+	if err := c.write(caDER, caCert, caKey); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// newCerts names the files in dir and trusts ca.
+func newCerts(dir string, ca *x509.Certificate) *Certs {
 	c := &Certs{
 		CA:         filepath.Join(dir, "ca.pem"),
 		ServerCert: filepath.Join(dir, "server.pem"), ServerKey: filepath.Join(dir, "server-key.pem"),
 		ClientCert: filepath.Join(dir, "client.pem"), ClientKey: filepath.Join(dir, "client-key.pem"),
 		pool: x509.NewCertPool(),
 	}
-	c.pool.AddCert(caCert)
+	c.pool.AddCert(ca)
+	return c
+}
+
+// write writes the CA's certificate (caDER), then issues the server's
+// and the client's and writes them with their keys.
+func (c *Certs) write(caDER []byte, ca *x509.Certificate, caKey *ecdsa.PrivateKey) (err error) {
 	if err := writePEM(c.CA, "CERTIFICATE", caDER); err != nil {
-		return nil, err
+		return err
 	}
-	server := &x509.Certificate{
+	if c.server, err = issue(serverTemplate(), ca, caKey, c.ServerCert, c.ServerKey); err != nil {
+		return err
+	}
+	_, err = issue(clientTemplate(), ca, caKey, c.ClientCert, c.ClientKey)
+	return err
+}
+
+// serverTemplate is the server certificate's: localhost, 127.0.0.1, ::1.
+func serverTemplate() *x509.Certificate {
+	return &x509.Certificate{
 		Subject:     pkix.Name{CommonName: "localhost"},
 		DNSNames:    []string{"localhost"},
 		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1), net.IPv6loopback},
 		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
 	}
-	if c.server, err = issue(server, caCert, caKey, c.ServerCert, c.ServerKey); err != nil {
-		return nil, err
-	}
-	client := &x509.Certificate{
+}
+
+// clientTemplate is the client certificate's.
+func clientTemplate() *x509.Certificate {
+	return &x509.Certificate{
 		Subject:     pkix.Name{CommonName: "rpckit-test-client"},
 		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth},
 	}
-	if _, err := issue(client, caCert, caKey, c.ClientCert, c.ClientKey); err != nil {
-		return nil, err
-	}
-	return c, nil
 }
 
 // ServerTLS is the server's TLS config; with mtls, client certificates
@@ -92,26 +113,39 @@ func newCA() (*ecdsa.PrivateKey, *x509.Certificate, []byte, error) {
 	return key, cert, der, err
 }
 
+// issue makes a certificate from tmpl signed by the CA, writes it and its
+// key to certPath and keyPath, and loads them back.
 func issue(tmpl, ca *x509.Certificate, caKey *ecdsa.PrivateKey, certPath, keyPath string) (tls.Certificate, error) {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	key, der, err := newLeaf(tmpl, ca, caKey)
 	if err != nil {
 		return tls.Certificate{}, err
 	}
-	der, err := x509.CreateCertificate(rand.Reader, template(tmpl), ca, &key.PublicKey, caKey)
-	if err != nil {
-		return tls.Certificate{}, err
-	}
-	keyDER, err := x509.MarshalECPrivateKey(key)
-	if err != nil {
-		return tls.Certificate{}, err
-	}
-	if err := writePEM(certPath, "CERTIFICATE", der); err != nil {
-		return tls.Certificate{}, err
-	}
-	if err := writePEM(keyPath, "EC PRIVATE KEY", keyDER); err != nil {
+	if err := writeKeyPair(certPath, keyPath, der, key); err != nil {
 		return tls.Certificate{}, err
 	}
 	return tls.LoadX509KeyPair(certPath, keyPath)
+}
+
+// newLeaf makes a key and its certificate from tmpl, signed by the CA.
+func newLeaf(tmpl, ca *x509.Certificate, caKey *ecdsa.PrivateKey) (*ecdsa.PrivateKey, []byte, error) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return nil, nil, err
+	}
+	der, err := x509.CreateCertificate(rand.Reader, template(tmpl), ca, &key.PublicKey, caKey)
+	return key, der, err
+}
+
+// writeKeyPair writes a certificate (der) and its key as PEM files.
+func writeKeyPair(certPath, keyPath string, der []byte, key *ecdsa.PrivateKey) error {
+	keyDER, err := x509.MarshalECPrivateKey(key)
+	if err != nil {
+		return err
+	}
+	if err := writePEM(certPath, "CERTIFICATE", der); err != nil {
+		return err
+	}
+	return writePEM(keyPath, "EC PRIVATE KEY", keyDER)
 }
 
 func writePEM(path, kind string, der []byte) error {

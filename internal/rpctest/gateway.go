@@ -26,24 +26,38 @@ func Gateway(t testing.TB, opts gateway.Options) *httptest.Server {
 // test ends.
 func NewGateway(t testing.TB, opts gateway.Options) (*gateway.Gateway, *Server) {
 	t.Helper()
+	srv := startServer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	opts.Conn, opts.Source = dial(ctx, t, srv.Addr)
+	g, err := gateway.New(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, srv
+}
+
+// startServer starts a test server that stops when t ends.
+func startServer(t testing.TB) *Server {
+	t.Helper()
 	srv, err := Start(Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(srv.Stop)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	conn, err := invoke.Dial(ctx, srv.Addr, invoke.DialOptions{Plaintext: true})
+	return srv
+}
+
+// dial connects to the server at addr in plaintext, with its reflection
+// as the schema source; both close when t ends.
+func dial(ctx context.Context, t testing.TB, addr string) (*invoke.Conn, schema.Source) {
+	t.Helper()
+	conn, err := invoke.Dial(ctx, addr, invoke.DialOptions{Plaintext: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { conn.Close() })
 	refl := schema.Reflection(conn.ClientConn(), schema.ReflectionOptions{})
 	t.Cleanup(refl.Close)
-	opts.Conn, opts.Source = conn, refl
-	g, err := gateway.New(ctx, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g, srv
+	return conn, refl
 }

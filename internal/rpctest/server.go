@@ -49,11 +49,25 @@ func Start(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	srv := newGRPCServer(opts.TLS)
+	hs := register(srv, opts)
+	go srv.Serve(lis)
+	return &Server{Addr: addr, Health: hs, srv: srv}, nil
+}
+
+// newGRPCServer is a gRPC server, over TLS with tlsConfig when it is set.
+func newGRPCServer(tlsConfig *tls.Config) *grpc.Server {
 	var sopts []grpc.ServerOption
-	if opts.TLS != nil {
-		sopts = append(sopts, grpc.Creds(credentials.NewTLS(opts.TLS)))
+	if tlsConfig != nil {
+		sopts = append(sopts, grpc.Creds(credentials.NewTLS(tlsConfig)))
 	}
-	srv := grpc.NewServer(sopts...)
+	return grpc.NewServer(sopts...)
+}
+
+// register registers the test service, health (serving), reflection as
+// opts asks and opts.Register's services on srv; it returns the health
+// server.
+func register(srv *grpc.Server, opts Options) *health.Server {
 	testv1.RegisterTestServer(srv, Service{})
 	hs := health.NewServer()
 	healthpb.RegisterHealthServer(srv, hs)
@@ -62,26 +76,30 @@ func Start(opts Options) (*Server, error) {
 	if opts.Register != nil {
 		opts.Register(srv)
 	}
-	go srv.Serve(lis)
-	return &Server{Addr: addr, Health: hs, srv: srv}, nil
+	return hs
 }
 
 func listen(socket string) (net.Listener, string, error) {
 	if socket != "" {
-		if err := os.MkdirAll(filepath.Dir(socket), 0o755); err != nil {
-			return nil, "", err
-		}
-		lis, err := net.Listen("unix", socket)
-		if err != nil {
-			return nil, "", fmt.Errorf("rpctest: %w", err)
-		}
-		return lis, "unix:" + socket, nil
+		return listenUnix(socket)
 	}
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, "", fmt.Errorf("rpctest: %w", err)
 	}
 	return lis, lis.Addr().String(), nil
+}
+
+// listenUnix listens on the Unix socket path socket, making its directory.
+func listenUnix(socket string) (net.Listener, string, error) {
+	if err := os.MkdirAll(filepath.Dir(socket), 0o755); err != nil {
+		return nil, "", err
+	}
+	lis, err := net.Listen("unix", socket)
+	if err != nil {
+		return nil, "", fmt.Errorf("rpctest: %w", err)
+	}
+	return lis, "unix:" + socket, nil
 }
 
 func registerReflection(srv *grpc.Server, r Reflection) {

@@ -160,33 +160,38 @@ func (c *Conn) dialOrWait(ctx context.Context) (*transport, error) {
 			return t, nil
 		}
 		if c.dialing == nil {
-			break
+			return c.dialNew(ctx)
 		}
 		a := c.dialing
 		c.mu.Unlock()
-		select {
-		case <-a.done:
-		case <-ctx.Done():
-			return nil, ctxError(ctx.Err())
-		}
-		if a.err != nil {
-			return nil, connError(a.err)
+		if err := waitDial(ctx, a); err != nil {
+			return nil, err
 		}
 		c.mu.Lock()
 	}
+}
+
+// waitDial waits for another call's dial attempt a to end.
+func waitDial(ctx context.Context, a *dialAttempt) error {
+	select {
+	case <-a.done:
+	case <-ctx.Done():
+		return ctxError(ctx.Err())
+	}
+	if a.err != nil {
+		return connError(a.err)
+	}
+	return nil
+}
+
+// dialNew dials as the Conn's one dial attempt, which other calls wait
+// for. It is called with c.mu held, and releases it.
+func (c *Conn) dialNew(ctx context.Context) (*transport, error) {
 	a := &dialAttempt{done: make(chan struct{})}
 	c.dialing = a
 	c.mu.Unlock()
 	t, err := c.dial(ctx)
-	c.mu.Lock()
-	c.dialing, a.err = nil, err
-	close(a.done)
-	if err == nil {
-		c.all[t] = struct{}{}
-		c.cur.Store(t)
-	}
-	closed := c.closed
-	c.mu.Unlock()
+	closed := c.dialDone(a, t, err)
 	if err != nil {
 		return nil, connError(err)
 	}
@@ -197,29 +202,73 @@ func (c *Conn) dialOrWait(ctx context.Context) (*transport, error) {
 	return t, nil
 }
 
+// dialDone ends the dial attempt a with its outcome, making t the
+// transport new calls use when err is nil, and reports whether the Conn
+// was closed meanwhile.
+func (c *Conn) dialDone(a *dialAttempt, t *transport, err error) (closed bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.dialing, a.err = nil, err
+	close(a.done)
+	if err == nil {
+		c.all[t] = struct{}{}
+		c.cur.Store(t)
+	}
+	return c.closed
+}
+
 // dial makes a new HTTP/2 connection, bounded by ConnectTimeout and not by
 // the cancellation of the call that asked for it (others may wait on it).
 func (c *Conn) dial(ctx context.Context) (*transport, error) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.opts.ConnectTimeout)
 	defer cancel()
+	conn, err := c.connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return c.startTransport(ctx, conn)
+}
+
+// connect opens the connection to the server, over TLS when the Conn
+// uses it.
+func (c *Conn) connect(ctx context.Context) (net.Conn, error) {
 	raw, err := (&net.Dialer{}).DialContext(ctx, c.network, c.addr)
 	if err != nil {
 		return nil, err
 	}
 	raw = sysconn.Wrap(raw)
-	conn := raw
-	if c.tlsConf != nil {
-		tc := tls.Client(raw, c.tlsConf)
-		if err := tc.HandshakeContext(ctx); err != nil {
-			raw.Close()
-			return nil, fmt.Errorf("tls handshake: %w", err)
-		}
-		if p := tc.ConnectionState().NegotiatedProtocol; p != "h2" && p != "" {
-			raw.Close()
-			return nil, fmt.Errorf("tls handshake: the server chose protocol %q, not h2", p)
-		}
-		conn = tc
+	if c.tlsConf == nil {
+		return raw, nil
 	}
+	return c.tlsHandshake(ctx, raw)
+}
+
+// tlsHandshake runs the TLS handshake over raw, which must settle on h2
+// (or on no protocol); raw is closed when it fails.
+func (c *Conn) tlsHandshake(ctx context.Context, raw net.Conn) (net.Conn, error) {
+	tc := tls.Client(raw, c.tlsConf)
+	err := tc.HandshakeContext(ctx)
+	if err == nil {
+		err = negotiatedH2(tc.ConnectionState().NegotiatedProtocol)
+	}
+	if err != nil {
+		raw.Close()
+		return nil, fmt.Errorf("tls handshake: %w", err)
+	}
+	return tc, nil
+}
+
+// negotiatedH2 checks the protocol ALPN settled on: h2, or none.
+func negotiatedH2(p string) error {
+	if p != "h2" && p != "" {
+		return fmt.Errorf("the server chose protocol %q, not h2", p)
+	}
+	return nil
+}
+
+// startTransport runs the HTTP/2 handshake over conn and starts the
+// transport; conn is closed when the handshake fails.
+func (c *Conn) startTransport(ctx context.Context, conn net.Conn) (*transport, error) {
 	t := newTransport(conn, c)
 	if err := t.handshake(ctx); err != nil {
 		conn.Close()

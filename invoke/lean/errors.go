@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"golang.org/x/net/http2"
 	spb "google.golang.org/genproto/googleapis/rpc/status"
@@ -115,28 +116,37 @@ func httpError(httpStatus int) *Error {
 
 // decodeMessage undoes the percent-encoding of grpc-message.
 func decodeMessage(s string) string {
-	i := 0
-	for i < len(s) && s[i] != '%' {
-		i++
-	}
-	if i == len(s) {
+	i := strings.IndexByte(s, '%')
+	if i < 0 {
 		return s
 	}
+	return percentDecode(s, i)
+}
+
+// percentDecode decodes the %XX escapes of s from s[i] on, leaving a '%'
+// that starts no escape as it is.
+func percentDecode(s string, i int) string {
 	b := make([]byte, 0, len(s))
 	b = append(b, s[:i]...)
 	for ; i < len(s); i++ {
-		if s[i] == '%' && i+2 < len(s) {
-			if h, ok := unhex(s[i+1]); ok {
-				if l, ok := unhex(s[i+2]); ok {
-					b = append(b, h<<4|l)
-					i += 2
-					continue
-				}
-			}
+		if c, ok := escapeAt(s, i); ok {
+			b = append(b, c)
+			i += 2
+			continue
 		}
 		b = append(b, s[i])
 	}
 	return string(b)
+}
+
+// escapeAt is the byte of the %XX escape at s[i], if one is there.
+func escapeAt(s string, i int) (byte, bool) {
+	if s[i] != '%' || i+2 >= len(s) {
+		return 0, false
+	}
+	h, okh := unhex(s[i+1])
+	l, okl := unhex(s[i+2])
+	return h<<4 | l, okh && okl
 }
 
 func unhex(c byte) (byte, bool) {

@@ -1,6 +1,7 @@
 package lean
 
 import (
+	"cmp"
 	"crypto/tls"
 	"time"
 )
@@ -51,26 +52,22 @@ type Options struct {
 
 const minWindow = 65535
 
+// withDefaults is o with the defaults in place of zero values, and the
+// windows at least minWindow.
 func (o Options) withDefaults() Options {
-	if o.ConnectTimeout <= 0 {
-		o.ConnectTimeout = DefaultConnectTimeout
-	}
-	if o.MaxRecvMsgSize <= 0 {
-		o.MaxRecvMsgSize = DefaultMaxRecvMsgSize
-	}
-	if o.WindowSize == 0 {
-		o.WindowSize = DefaultWindowSize
-	}
-	if o.ConnWindowSize == 0 {
-		o.ConnWindowSize = DefaultConnWindowSize
-	}
-	o.WindowSize = max(o.WindowSize, minWindow)
-	o.ConnWindowSize = max(o.ConnWindowSize, minWindow)
-	if o.UserAgent == "" {
-		o.UserAgent = DefaultUserAgent
-	}
-	if o.KeepaliveTimeout <= 0 {
-		o.KeepaliveTimeout = DefaultKeepaliveTimeout
-	}
+	o.ConnectTimeout = positiveOr(o.ConnectTimeout, DefaultConnectTimeout)
+	o.MaxRecvMsgSize = positiveOr(o.MaxRecvMsgSize, DefaultMaxRecvMsgSize)
+	o.WindowSize = max(cmp.Or(o.WindowSize, DefaultWindowSize), minWindow)
+	o.ConnWindowSize = max(cmp.Or(o.ConnWindowSize, DefaultConnWindowSize), minWindow)
+	o.UserAgent = cmp.Or(o.UserAgent, DefaultUserAgent)
+	o.KeepaliveTimeout = positiveOr(o.KeepaliveTimeout, DefaultKeepaliveTimeout)
 	return o
+}
+
+// positiveOr is v when it is positive, else def.
+func positiveOr[T ~int | ~int64](v, def T) T {
+	if v <= 0 {
+		return def
+	}
+	return v
 }

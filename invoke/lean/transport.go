@@ -143,19 +143,38 @@ func (t *transport) handshake(ctx context.Context) error {
 		t.conn.SetDeadline(d)
 		defer t.conn.SetDeadline(time.Time{})
 	}
+	if err := t.writePreface(); err != nil {
+		return err
+	}
+	return t.readServerSettings()
+}
+
+// writePreface sends the client preface: the magic string, our SETTINGS
+// and the connection window's increase.
+func (t *transport) writePreface() error {
 	t.wbuf = append(t.wbuf, http2.ClientPreface...)
+	t.fw.WriteSettings(t.initialSettings()...)
+	if inc := t.opts.ConnWindowSize - minWindow; inc > 0 {
+		t.fw.WriteWindowUpdate(0, uint32(inc))
+	}
+	_, err := t.conn.Write(t.wbuf)
+	t.wbuf = t.wbuf[:0]
+	return err
+}
+
+// initialSettings are the SETTINGS of the preface: no push, and the
+// stream window when it is not the default.
+func (t *transport) initialSettings() []http2.Setting {
 	settings := []http2.Setting{{ID: http2.SettingEnablePush, Val: 0}}
 	if t.opts.WindowSize != minWindow {
 		settings = append(settings, http2.Setting{ID: http2.SettingInitialWindowSize, Val: uint32(t.opts.WindowSize)})
 	}
-	t.fw.WriteSettings(settings...)
-	if inc := t.opts.ConnWindowSize - minWindow; inc > 0 {
-		t.fw.WriteWindowUpdate(0, uint32(inc))
-	}
-	if _, err := t.conn.Write(t.wbuf); err != nil {
-		return err
-	}
-	t.wbuf = t.wbuf[:0]
+	return settings
+}
+
+// readServerSettings reads the server's first frame, which must be its
+// SETTINGS, and applies them.
+func (t *transport) readServerSettings() error {
 	f, err := t.fr.ReadFrame()
 	if err != nil {
 		return err

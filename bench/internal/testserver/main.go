@@ -25,25 +25,32 @@ func main() {
 	connect := flag.Bool("connect", false, "serve on connect-go")
 	flag.Parse()
 	addr, stop, err := start(*connect)
+	exitOn(err)
+	fmt.Println(addr)
+	if *withHTTP {
+		defer serveHTTP().Close()
+	}
+	waitSignal()
+	stop()
+}
+
+// exitOn ends the program when err is not nil.
+func exitOn(err error) {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "testserver:", err)
 		os.Exit(1)
 	}
-	fmt.Println(addr)
-	if *withHTTP {
-		lis, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "testserver:", err)
-			os.Exit(1)
-		}
-		ok := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte("ok\n")) })
-		hs := &http.Server{Handler: ok, ReadHeaderTimeout: 5 * time.Second}
-		go hs.Serve(lis)
-		defer hs.Close()
-		fmt.Println("http://" + lis.Addr().String())
-	}
-	waitSignal()
-	stop()
+}
+
+// serveHTTP serves 200 "ok" on a loopback port and prints its URL.
+func serveHTTP() *http.Server {
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	exitOn(err)
+	ok := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte("ok\n")) })
+	hs := &http.Server{Handler: ok, ReadHeaderTimeout: 5 * time.Second}
+	go hs.Serve(lis)
+	fmt.Println("http://" + lis.Addr().String())
+	return hs
 }
 
 // waitSignal returns on SIGINT or SIGTERM.
@@ -53,15 +60,22 @@ func waitSignal() {
 	<-sig
 }
 
+// start starts the fixture service, on connect-go when connect is set,
+// and returns its address and how to stop it.
 func start(connect bool) (string, func(), error) {
 	if connect {
-		srv, err := rpctest.StartConnect()
-		if err != nil {
-			return "", nil, err
-		}
-		return srv.Addr, srv.Stop, nil
+		return startConnect()
 	}
 	srv, err := rpctest.Start(rpctest.Options{})
+	if err != nil {
+		return "", nil, err
+	}
+	return srv.Addr, srv.Stop, nil
+}
+
+// startConnect starts the fixture service on connect-go.
+func startConnect() (string, func(), error) {
+	srv, err := rpctest.StartConnect()
 	if err != nil {
 		return "", nil, err
 	}
