@@ -65,14 +65,7 @@ func New(ctx context.Context, opts Options) (*Target, error) {
 	if opts.Function == nil {
 		return nil, errors.New("loadtarget: no function")
 	}
-	t := &Target{fn: opts.Function, name: opts.Function.Name, args: opts.Args, opts: opts.Client}
-	if len(t.args) == 0 {
-		t.args = []byte{0} // an empty struct, in both protocols
-	}
-	t.replies.New = func() any { b := make([]byte, 0, 512); return &b }
-	for _, f := range throwsFields(opts.Function) {
-		t.excs = append(t.excs, exception{f.ID, &ExceptionError{Name: f.Type.Name, Field: f.ID}})
-	}
+	t := newTarget(opts)
 	c, err := client.New(opts.Client)
 	if err != nil {
 		return nil, fmt.Errorf("loadtarget: %w", err)
@@ -85,6 +78,19 @@ func New(ctx context.Context, opts Options) (*Target, error) {
 	return t, nil
 }
 
+// newTarget is the Target of opts before it has a client.
+func newTarget(opts Options) *Target {
+	t := &Target{fn: opts.Function, name: opts.Function.Name, args: opts.Args, opts: opts.Client}
+	if len(t.args) == 0 {
+		t.args = []byte{0} // an empty struct, in both protocols
+	}
+	t.replies.New = func() any { b := make([]byte, 0, 512); return &b }
+	for _, f := range throwsFields(opts.Function) {
+		t.excs = append(t.excs, exception{f.ID, &ExceptionError{Name: f.Type.Name, Field: f.ID}})
+	}
+	return t
+}
+
 func throwsFields(fn *idl.Function) []*idl.Field {
 	if fn.Throws == nil {
 		return nil
@@ -94,11 +100,7 @@ func throwsFields(fn *idl.Function) []*idl.Field {
 
 // probe makes the first call; only a declared exception may fail it.
 func (t *Target) probe(ctx context.Context) error {
-	timeout := t.opts.DialTimeout
-	if timeout <= 0 {
-		timeout = 5 * time.Second
-	}
-	ctx, cancel := context.WithTimeout(ctx, 2*timeout)
+	ctx, cancel := context.WithTimeout(ctx, 2*t.probeTimeout())
 	defer cancel()
 	err := t.Call(ctx)
 	var exc *ExceptionError
@@ -110,6 +112,14 @@ func (t *Target) probe(ctx context.Context) error {
 		return fmt.Errorf("loadtarget: the server does not know %s: %w", t.fn.Name, err)
 	}
 	return fmt.Errorf("loadtarget: the first call failed: %w", err)
+}
+
+// probeTimeout is the dial timeout, 5 s when none is set.
+func (t *Target) probeTimeout() time.Duration {
+	if t.opts.DialTimeout > 0 {
+		return t.opts.DialTimeout
+	}
+	return 5 * time.Second
 }
 
 // Call makes one call. A reply with a declared exception is an
@@ -139,12 +149,20 @@ func (t *Target) outcome(reply []byte) error {
 	if !ok || f.ID == 0 {
 		return nil
 	}
+	if e := t.exception(f.ID); e != nil {
+		return e
+	}
+	return fmt.Errorf("loadtarget: %s: result field %d is no exception of the IDL", t.fn.Name, f.ID)
+}
+
+// exception is the error of the declared exception in result field id.
+func (t *Target) exception(id int16) error {
 	for _, e := range t.excs {
-		if e.id == f.ID {
+		if e.id == id {
 			return e.err
 		}
 	}
-	return fmt.Errorf("loadtarget: %s: result field %d is no exception of the IDL", t.fn.Name, f.ID)
+	return nil
 }
 
 // Close closes the connections.

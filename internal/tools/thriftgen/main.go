@@ -48,26 +48,40 @@ func main() {
 	}
 }
 
+// run regenerates every job's files and writes them or, with check,
+// reports those that would change.
 func run(check bool) error {
 	var stale []string
 	for _, j := range jobs {
-		files, err := generate(j)
+		s, err := runJob(j, check)
 		if err != nil {
 			return err
 		}
-		if !check {
-			if err := write(j, files); err != nil {
-				return err
-			}
-			continue
-		}
-		stale = append(stale, compare(j, files)...)
+		stale = append(stale, s...)
 	}
-	if len(stale) > 0 {
-		slices.Sort(stale)
-		return fmt.Errorf("generated code is stale, run 'go run ./internal/tools/thriftgen': %s", strings.Join(stale, ", "))
+	return staleError(stale)
+}
+
+// runJob regenerates j's files and writes them or, with check, lists
+// those that would change.
+func runJob(j job, check bool) ([]string, error) {
+	files, err := generate(j)
+	if err != nil {
+		return nil, err
 	}
-	return nil
+	if check {
+		return compare(j, files), nil
+	}
+	return nil, write(j, files)
+}
+
+// staleError names the stale files, if there are any.
+func staleError(stale []string) error {
+	if len(stale) == 0 {
+		return nil
+	}
+	slices.Sort(stale)
+	return fmt.Errorf("generated code is stale, run 'go run ./internal/tools/thriftgen': %s", strings.Join(stale, ", "))
 }
 
 // generate runs the compiler into a temporary directory and returns the
@@ -78,59 +92,98 @@ func generate(j job) (map[string][]byte, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	cmd := exec.Command("thrift", "--gen", options(j), "-out", tmp, j.source)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("%s: %v\n%s", cmd, err, out)
+	if err := compile(j, tmp); err != nil {
+		return nil, err
 	}
+	return collect(tmp, j.out)
+}
+
+// compile runs the Thrift compiler on j's IDL, writing into dir.
+func compile(j job, dir string) error {
+	cmd := exec.Command("thrift", "--gen", options(j), "-out", dir, j.source)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("%s: %v\n%s", cmd, err, out)
+	}
+	return nil
+}
+
+// collect reads the files under tmp, formatted, by their path under out.
+func collect(tmp, out string) (map[string][]byte, error) {
 	files := map[string][]byte{}
-	err = filepath.WalkDir(tmp, func(path string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(tmp, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
-		return addFile(files, tmp, path, j.out)
+		return addFile(files, tmp, path, out)
 	})
 	return files, err
 }
 
+// addFile adds the file at path under tmp to files, by its path under out.
 func addFile(files map[string][]byte, tmp, path, out string) error {
-	src, err := os.ReadFile(path)
+	src, err := readFormatted(path)
 	if err != nil {
 		return err
-	}
-	if strings.HasSuffix(path, ".go") {
-		if src, err = format.Source(src); err != nil {
-			return fmt.Errorf("%s: %w", path, err)
-		}
 	}
 	rel, _ := filepath.Rel(tmp, path)
 	files[filepath.Join(out, rel)] = src
 	return nil
 }
 
+// readFormatted reads a file, gofmt'd when it is Go.
+func readFormatted(path string) ([]byte, error) {
+	src, err := os.ReadFile(path)
+	if err != nil || !strings.HasSuffix(path, ".go") {
+		return src, err
+	}
+	if src, err = format.Source(src); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return src, nil
+}
+
+// write replaces j's directory with files.
 func write(j job, files map[string][]byte) error {
 	if err := os.RemoveAll(j.owned); err != nil {
 		return err
 	}
 	for name, src := range files {
-		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(name, src, 0o644); err != nil {
+		if err := writeFile(name, src); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+// writeFile writes src to name, making its directory.
+func writeFile(name string, src []byte) error {
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(name, src, 0o644)
+}
+
 // compare returns the files that differ, are missing or would be removed.
 func compare(j job, files map[string][]byte) []string {
+	return append(changed(files), removed(j, files)...)
+}
+
+// changed lists the files that differ from what is on disk, or are
+// missing.
+func changed(files map[string][]byte) []string {
 	var stale []string
 	for name, src := range files {
-		old, err := os.ReadFile(name)
-		if err != nil || !bytes.Equal(old, src) {
+		if old, err := os.ReadFile(name); err != nil || !bytes.Equal(old, src) {
 			stale = append(stale, name)
 		}
 	}
+	return stale
+}
+
+// removed lists the files under j.owned that regeneration would remove,
+// and j.owned itself when it cannot be read whole.
+func removed(j job, files map[string][]byte) []string {
+	var stale []string
 	err := filepath.WalkDir(j.owned, func(path string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && files[path] == nil {
 			stale = append(stale, path)
