@@ -111,13 +111,8 @@ func (f *benchFlags) checkFormat() error {
 	return usagef("--format %q: want text, json, csv or openmetrics", f.format)
 }
 
-func newBenchCmd(stdio Stdio) *cobra.Command {
-	var f benchCmdFlags
-	bf := &f.bench
-	cmd := &cobra.Command{
-		Use:   "bench TARGET METHOD | bench URL | bench --idl FILE HOST:PORT Service.method | bench --scenario FILE",
-		Short: "Load-test a gRPC method, an HTTP endpoint or a Thrift method",
-		Long: `Load-test a gRPC method (TARGET METHOD), an HTTP endpoint (a http:// or
+// benchLong is bench's help text.
+const benchLong = `Load-test a gRPC method (TARGET METHOD), an HTTP endpoint (a http:// or
 https:// URL) or, with --idl, a Thrift method (HOST:PORT Service.method).
 
 Closed loop (the default): --concurrency calls in flight, back to back.
@@ -215,15 +210,26 @@ Exit codes: 0 done (and the SLO met), 1 error or every call failed (with the
 first error's text), 2 usage, 3 the SLO was missed (one line on stderr,
 whatever the format). Without --slo, any failed call prints a warning on stderr.
 With several flows: 1 when a flow had no successful call, 3 when a flow
-missed its SLO, each named.`,
-		Example: `  rpckit bench --plaintext -c 48 --duration 10s 127.0.0.1:50051 rpckit.ranking.v1.RankingService/Rank -d '{"context":{"userId":"u1"},"candidateCount":1000}'
+missed its SLO, each named.`
+
+// benchExamples are bench's help examples.
+const benchExamples = `  rpckit bench --plaintext -c 48 --duration 10s 127.0.0.1:50051 rpckit.ranking.v1.RankingService/Rank -d '{"context":{"userId":"u1"},"candidateCount":1000}'
   rpckit bench --plaintext --rate 100:1000:+100 --step 5s --warmup 5s --slo 'p99<200ms,errors<0.1%' 127.0.0.1:50051 pkg.Svc/Method
   rpckit bench -c 16 -n 10000 --keepalive=false -X POST -d '{}' http://127.0.0.1:8080/v1/rank
   rpckit bench --idl ranking.thrift -c 8 --duration 10s 127.0.0.1:9091 RankingService.Rank -d '{"request":{"context":{"user_id":"u1"},"candidate_count":1000}}'
   rpckit bench --scenario flows.yaml --html report.html
   rpckit bench merge a.hlog b.hlog
-  rpckit bench compare before.json after.json`,
-		Args: argsBetween(0, 2),
+  rpckit bench compare before.json after.json`
+
+func newBenchCmd(stdio Stdio) *cobra.Command {
+	var f benchCmdFlags
+	bf := &f.bench
+	cmd := &cobra.Command{
+		Use:     "bench TARGET METHOD | bench URL | bench --idl FILE HOST:PORT Service.method | bench --scenario FILE",
+		Short:   "Load-test a gRPC method, an HTTP endpoint or a Thrift method",
+		Long:    benchLong,
+		Example: benchExamples,
+		Args:    argsBetween(0, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if bf.config != "" {
 				var err error
