@@ -1,6 +1,7 @@
 package archtest
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"path/filepath"
@@ -48,24 +49,42 @@ func TestFunctionLength(t *testing.T) {
 				lens[filepath.Base(path)+"."+name] = n
 			}
 		}
-		checkLengths(t, path, lens)
+		for _, v := range lengthViolations(path, lens) {
+			t.Error(v)
+		}
 	}
 }
 
-func checkLengths(t *testing.T, path string, lens map[string]int) {
+// TestFunctionLengthPlanted: a package with a long function and a long
+// median is reported for both.
+func TestFunctionLengthPlanted(t *testing.T) {
+	lens := map[string]int{"p.a": 12, "p.b": 11, "p.c": maxFuncLines + 1}
+	if v := lengthViolations("p", lens); len(v) != 2 {
+		t.Errorf("planted violations: got %q, want the long function and the median", v)
+	}
+	if v := lengthViolations("p", map[string]int{"p.a": 3, "p.b": 9, "p.c": 40}); len(v) != 0 {
+		t.Errorf("a package within the rule: got %q", v)
+	}
+}
+
+// lengthViolations reports path's functions over maxFuncLines and a
+// median over maxMedianLines, given each function's body length.
+func lengthViolations(path string, lens map[string]int) []string {
 	var all []int
+	var bad []string
 	for name, n := range lens {
 		all = append(all, n)
 		if _, ok := longFuncsAllowed[name]; n > maxFuncLines && !ok {
-			t.Errorf("%s: %s is %d lines long (at most %d)", path, name, n, maxFuncLines)
+			bad = append(bad, fmt.Sprintf("%s: %s is %d lines long (at most %d)", path, name, n, maxFuncLines))
 		}
 	}
 	if _, over := medianOver[path]; over {
-		return
+		return bad
 	}
 	if m := median(all); m > maxMedianLines {
-		t.Errorf("%s: median function length %.1f lines (under 10 wanted)", path, m)
+		bad = append(bad, fmt.Sprintf("%s: median function length %.1f lines (under 10 wanted)", path, m))
 	}
+	return bad
 }
 
 // bodyLengths returns the body length of each function and method of f.
