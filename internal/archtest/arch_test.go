@@ -155,6 +155,9 @@ var allowed = map[string][]string{
 	"scaffold":       {"schema"},
 	"gateway":        {"transcode", "invoke", "schema", "dynamic", "wire", "interceptor", "internal/bodytimeout"},
 	"ui":             {"schema", "invoke", "transcode", "load", "load/report", "dynamic", "wire", "internal/bodytimeout"},
+	// The gateway in front of Thrift services: the Thrift engine and its client.
+	"gateway/thriftgw": {"thrift/idl", "thrift/wire", "thrift/dynamic", "thrift/transcode", "thrift/client",
+		"internal/bodytimeout"},
 
 	// The Thrift side: its pure packages take from the module only the
 	// internal leaves (TestThriftPurePackages holds the rest).

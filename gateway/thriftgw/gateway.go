@@ -1,0 +1,196 @@
+package thriftgw
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"sync/atomic"
+	"time"
+
+	"github.com/rpckit/rpckit/thrift/client"
+	"github.com/rpckit/rpckit/thrift/dynamic"
+	"github.com/rpckit/rpckit/thrift/idl"
+	"github.com/rpckit/rpckit/thrift/wire"
+)
+
+// Options configure a Gateway. Client is required; the zero value of the
+// rest is the default.
+type Options struct {
+	// Client calls the upstream; its Options.Protocol must be Protocol.
+	Client *client.Client
+	// Protocol is the upstream's protocol: wire.Binary (default) or
+	// wire.Compact.
+	Protocol wire.Protocol
+	// Timeout is the deadline of a call; zero means 30 s.
+	Timeout time.Duration
+	// MaxBodyBytes caps request bodies (413 past it); zero means 4 MiB.
+	MaxBodyBytes int64
+	// BodyTimeout bounds how long a request body may take to arrive (408
+	// past it); zero means 30 s, negative no bound.
+	BodyTimeout time.Duration
+	// Mask lists, per struct name (Name, or include.Name), field paths
+	// removed from success values of that struct (dynamic.Mask).
+	Mask map[string][]string
+	// ExceptionStatus gives the HTTP status of declared exceptions by
+	// name, over their api.http_code annotations; 500 otherwise.
+	ExceptionStatus map[string]int
+	// Logger receives an access log line per request; nil logs nothing.
+	Logger *slog.Logger
+}
+
+const (
+	defaultTimeout = 30 * time.Second
+	defaultMaxBody = 4 << 20
+)
+
+// Gateway is an http.Handler serving HTTP/JSON for a Thrift upstream.
+type Gateway struct {
+	opts  Options
+	state atomic.Pointer[state] // nil until the first Load
+}
+
+// state is what Load replaces.
+type state struct {
+	file   *idl.File
+	router *router
+	plans  map[*Route]*plan
+}
+
+// New returns a Gateway with no routes; Load gives it some.
+func New(opts Options) (*Gateway, error) {
+	if opts.Client == nil {
+		return nil, errors.New("thriftgw: Options.Client is required")
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = defaultTimeout
+	}
+	if opts.MaxBodyBytes <= 0 {
+		opts.MaxBodyBytes = defaultMaxBody
+	}
+	return &Gateway{opts: opts}, nil
+}
+
+// Load compiles the routes of f's services and swaps them in. On error
+// the routes in use stay.
+func (g *Gateway) Load(f *idl.File) error {
+	rt, err := buildRouter(f)
+	if err != nil {
+		return fmt.Errorf("thriftgw: %w", err)
+	}
+	cache := &dynamic.Cache{}
+	masks, err := compileMasks(f, cache, g.opts.Mask)
+	if err != nil {
+		return err
+	}
+	st := &state{file: f, router: rt, plans: make(map[*Route]*plan, len(rt.all))}
+	for _, r := range rt.all {
+		st.plans[r] = newPlan(r, cache, masks, g.opts.ExceptionStatus)
+	}
+	g.state.Store(st)
+	return nil
+}
+
+// Routes returns the routes in use, in declaration order.
+func (g *Gateway) Routes() []*Route {
+	st := g.state.Load()
+	if st == nil {
+		return nil
+	}
+	return append([]*Route(nil), st.router.all...)
+}
+
+// compileMasks compiles the mask paths per struct type.
+func compileMasks(f *idl.File, cache *dynamic.Cache, specs map[string][]string) (map[*dynamic.Type]*dynamic.FieldMask, error) {
+	out := map[*dynamic.Type]*dynamic.FieldMask{}
+	for name, paths := range specs {
+		it := f.Type(name)
+		if it == nil || !it.Resolved().Kind.IsStruct() {
+			return nil, fmt.Errorf("thriftgw: mask: no struct %q in %s", name, f.Path)
+		}
+		t := cache.Type(it)
+		fm, err := dynamic.NewFieldMask(t, paths...)
+		if err != nil {
+			return nil, fmt.Errorf("thriftgw: mask of %s: %w", name, err)
+		}
+		out[t] = fm
+	}
+	return out, nil
+}
+
+func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	rec := &statusWriter{ResponseWriter: w}
+	g.serve(rec, r)
+	if g.opts.Logger != nil {
+		g.opts.Logger.LogAttrs(r.Context(), slog.LevelInfo, "request",
+			slog.String("method", r.Method), slog.String("path", r.URL.Path),
+			slog.Int("status", rec.code()), slog.Duration("duration", time.Since(start)))
+	}
+}
+
+func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
+	st := g.state.Load()
+	if st == nil {
+		writeError(w, http.StatusServiceUnavailable, "the IDL is not loaded yet")
+		return
+	}
+	rt, ps, ok := st.router.find(r.Method, r.URL.Path)
+	if !ok {
+		if st.router.allowed(r.URL.Path) {
+			writeError(w, http.StatusMethodNotAllowed, "method "+r.Method+" not allowed on "+r.URL.Path)
+			return
+		}
+		writeError(w, http.StatusNotFound, "no route for "+r.Method+" "+r.URL.Path)
+		return
+	}
+	g.call(w, r, st.plans[rt], ps)
+}
+
+func (g *Gateway) call(w http.ResponseWriter, r *http.Request, pl *plan, ps []param) {
+	args, herr := g.requestArgs(w, r, pl, ps)
+	if herr != nil {
+		writeError(w, herr.status, herr.msg)
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), g.opts.Timeout)
+	defer cancel()
+	fn := pl.route.Function
+	if fn.Oneway {
+		if err := g.opts.Client.Oneway(ctx, fn.Name, args); err != nil {
+			writeCallError(w, ctx, err)
+			return
+		}
+		writeJSON(w, http.StatusAccepted, []byte("{}"))
+		return
+	}
+	reply, err := g.opts.Client.Call(ctx, fn.Name, args, nil)
+	if err != nil {
+		writeCallError(w, ctx, err)
+		return
+	}
+	g.writeReply(w, pl, reply)
+}
+
+// statusWriter remembers the status written, for the access log.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (s *statusWriter) WriteHeader(code int) {
+	if s.status == 0 {
+		s.status = code
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
+func (s *statusWriter) code() int {
+	if s.status == 0 {
+		return http.StatusOK
+	}
+	return s.status
+}
