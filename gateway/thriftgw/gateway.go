@@ -107,7 +107,7 @@ func compileMasks(f *idl.File, cache *dynamic.Cache, specs map[string][]string) 
 	for name, paths := range specs {
 		it := f.Type(name)
 		if it == nil || !it.Resolved().Kind.IsStruct() {
-			return nil, fmt.Errorf("thriftgw: mask: no struct %q in %s", name, f.Path)
+			return nil, fmt.Errorf("thriftgw: mask: no struct %q in %s", name, f.Name+".thrift")
 		}
 		t := cache.Type(it)
 		fm, err := dynamic.NewFieldMask(t, paths...)

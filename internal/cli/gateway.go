@@ -32,6 +32,7 @@ type gatewayFlags struct {
 	logLevel     string
 	quiet        bool
 	timeouts     httpTimeouts
+	thrift       thriftGatewayFlags
 }
 
 func newGatewayCmd(stdio Stdio) *cobra.Command {
@@ -74,18 +75,29 @@ exits; at --log-level debug they are logged at every load.
 Descriptors are loaded again on SIGHUP, and every --reload interval when they
 come from reflection, off to the side: requests keep the routes in use until
 the new ones are ready, and in flight finish on the routes they began with.
-A reload that fails (or takes over 30 s) is logged and the routes in use stay.`,
+A reload that fails (or takes over 30 s) is logged and the routes in use stay.
+
+With --idl FILE the upstream is a Thrift service (--upstream thrift://HOST:PORT,
+with --transport, --protocol and --multiplexed as for call). Routes come from
+the functions' api.get/api.post/api.put/api.delete/api.patch annotations
+("/path/:id", *rest and {id} too) and POST /Service/method for every function;
+request fields bind from their api.path, api.query, api.header, api.cookie and
+api.body annotations. A declared exception answers {"exception": "Name", ...}
+with the status of its api.http_code annotation or --exception-status, else
+500; an unreachable upstream 503. The IDL is read again on SIGHUP and every
+--reload interval.`,
 		Example: `  rpckit gateway --upstream 127.0.0.1:50051 --plaintext --listen 127.0.0.1:8080
   rpckit gateway --upstream 127.0.0.1:50051 --plaintext --mask 'pkg.User:email,phone'
   rpckit gateway --upstream unix:/run/app/grpc.sock --plaintext --listen unix:/run/app/http.sock --upstream-wait 5m
-  rpckit gateway --upstream 127.0.0.1:50051 --plaintext --print-routes`,
+  rpckit gateway --upstream 127.0.0.1:50051 --plaintext --print-routes
+  rpckit gateway --idl svc.thrift --upstream thrift://127.0.0.1:9090 --exception-status NotFound=404`,
 		Args: argsBetween(0, 0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runGateway(cmd, stdio, &f)
 		},
 	}
 	fs := cmd.Flags()
-	fs.StringVar(&f.upstream, "upstream", "", "the gRPC `target` to front (required)")
+	fs.StringVar(&f.upstream, "upstream", "", "the gRPC `target` to front, or thrift://HOST:PORT with --idl (required)")
 	fs.StringVar(&f.admin, "admin", "", "admin HTTP listen `address` serving GET /metrics of the calls to the upstream (grpc_client_*, retries, breaker state); empty: none")
 	fs.StringVar(&f.listen, "listen", "127.0.0.1:8080", "HTTP listen `address`, host:port or unix:PATH (HTTP/1.1 and h2c)")
 	durationVar(fs, &f.opts.Timeout, "timeout", 30*time.Second, "deadline of calls without a Grpc-Timeout header")
@@ -106,6 +118,7 @@ A reload that fails (or takes over 30 s) is logged and the routes in use stay.`,
 	f.conn.register(fs)
 	f.policy.register(fs)
 	f.schema.register(fs)
+	f.thrift.register(fs)
 	return cmd
 }
 
@@ -122,6 +135,12 @@ func parseMasks(specs []string) (map[protoreflect.FullName][]string, error) {
 }
 
 func runGateway(cmd *cobra.Command, stdio Stdio, f *gatewayFlags) error {
+	if f.thrift.idl.file != "" {
+		return runThriftGateway(cmd, stdio, f)
+	}
+	if err := f.thrift.check(cmd.Flags()); err != nil {
+		return err
+	}
 	if f.upstream == "" {
 		return usagef("--upstream is required")
 	}
