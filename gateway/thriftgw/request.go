@@ -57,7 +57,7 @@ func (g *Gateway) readBody(w http.ResponseWriter, r *http.Request) ([]byte, *htt
 	}
 	body := bodytimeout.New(w, r, timeout)
 	defer body.Close()
-	b, err := io.ReadAll(http.MaxBytesReader(w, body, g.opts.MaxBodyBytes))
+	b, err := readAll(http.MaxBytesReader(w, body, g.opts.MaxBodyBytes), r.ContentLength, g.opts.MaxBodyBytes)
 	var mbe *http.MaxBytesError
 	var te *bodytimeout.Error
 	switch {
@@ -96,6 +96,9 @@ func compose(r *http.Request, pl *plan, ps []param, body []byte) ([]byte, *httpE
 			return nil, &httpError{http.StatusBadRequest, err.Error()}
 		}
 		bound[b.field.Name] = true
+	}
+	if len(extra) == 0 && len(pl.renames) == 0 {
+		return body, nil // nothing bound: the body as sent
 	}
 	ms, end, err := members(body)
 	if err != nil {
@@ -154,4 +157,26 @@ func splice(b []byte, end int, extra []byte) []byte {
 	}
 	out = append(out, extra...)
 	return append(out, b[end:]...)
+}
+
+// readAll reads r whole into a buffer sized from the request's
+// Content-Length when it gives one (within limit).
+func readAll(r io.Reader, size, limit int64) ([]byte, error) {
+	if size <= 0 || size > limit {
+		return io.ReadAll(r)
+	}
+	b := make([]byte, 0, size+1)
+	for {
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+	}
 }
