@@ -24,8 +24,11 @@
 // call past its deadline 504, all with a JSON body {"error": "..."}.
 //
 // A Gateway swaps its routes on Load (hot reload): requests in flight
-// finish on the routes they began with.
+// finish on the routes they began with. With Options.Metrics it serves
+// Prometheus metrics of its requests at GET /metrics, named as the gRPC
+// gateway's with protocol="thrift".
 //
 // Package thriftgw imports thrift/idl, thrift/wire, thrift/dynamic,
-// thrift/transcode, thrift/client and internal/bodytimeout.
+// thrift/transcode, thrift/client, internal/bodytimeout and the
+// Prometheus client library.
 package thriftgw

@@ -38,6 +38,9 @@ type Options struct {
 	ExceptionStatus map[string]int
 	// Logger receives an access log line per request; nil logs nothing.
 	Logger *slog.Logger
+	// Metrics serves Prometheus metrics of the gateway's requests at
+	// GET /metrics on the gateway's own handler.
+	Metrics bool
 }
 
 const (
@@ -47,8 +50,9 @@ const (
 
 // Gateway is an http.Handler serving HTTP/JSON for a Thrift upstream.
 type Gateway struct {
-	opts  Options
-	state atomic.Pointer[state] // nil until the first Load
+	opts    Options
+	state   atomic.Pointer[state] // nil until the first Load
+	metrics *metrics              // nil unless Options.Metrics
 }
 
 // state is what Load replaces.
@@ -69,7 +73,11 @@ func New(opts Options) (*Gateway, error) {
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = defaultMaxBody
 	}
-	return &Gateway{opts: opts}, nil
+	g := &Gateway{opts: opts}
+	if opts.Metrics {
+		g.metrics = newMetrics()
+	}
+	return g, nil
 }
 
 // Load compiles the routes of f's services and swaps them in. On error
@@ -120,9 +128,16 @@ func compileMasks(f *idl.File, cache *dynamic.Cache, specs map[string][]string) 
 }
 
 func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if g.metrics != nil && r.URL.Path == metricsPath && r.Method == http.MethodGet {
+		g.metrics.handler.ServeHTTP(w, r)
+		return
+	}
 	start := time.Now()
 	rec := &statusWriter{ResponseWriter: w}
-	g.serve(rec, r)
+	route := g.serve(rec, r)
+	if g.metrics != nil {
+		g.metrics.observe(route, rec.code(), time.Since(start))
+	}
 	if g.opts.Logger != nil {
 		g.opts.Logger.LogAttrs(r.Context(), slog.LevelInfo, "request",
 			slog.String("method", r.Method), slog.String("path", r.URL.Path),
@@ -130,22 +145,24 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
+// serve answers r and returns the route it took, or nil.
+func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) *Route {
 	st := g.state.Load()
 	if st == nil {
 		writeError(w, http.StatusServiceUnavailable, "the IDL is not loaded yet")
-		return
+		return nil
 	}
 	rt, ps, ok := st.router.find(r.Method, r.URL.Path)
 	if !ok {
 		if st.router.allowed(r.URL.Path) {
 			writeError(w, http.StatusMethodNotAllowed, "method "+r.Method+" not allowed on "+r.URL.Path)
-			return
+			return nil
 		}
 		writeError(w, http.StatusNotFound, "no route for "+r.Method+" "+r.URL.Path)
-		return
+		return nil
 	}
 	g.call(w, r, st.plans[rt], ps)
+	return rt
 }
 
 func (g *Gateway) call(w http.ResponseWriter, r *http.Request, pl *plan, ps []param) {

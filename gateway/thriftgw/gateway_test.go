@@ -317,3 +317,26 @@ func TestMaskAndReload(t *testing.T) {
 		t.Errorf("api.body key after reload: %d %s, want 400", code, got)
 	}
 }
+
+func TestMetrics(t *testing.T) {
+	e := newEnv(t, func(o *thriftgw.Options) { o.Metrics = true })
+	e.do("GET", "/v1/medium/1?title=t", "")
+	e.do("POST", "/v1/fail", `{"code": 1}`)
+	e.do("GET", "/nothing", "")
+	resp, err := http.Get(e.srv.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	for _, want := range []string{
+		`rpckit_gateway_requests_total{code="200",protocol="thrift",route="GET /v1/medium/:id"} 1`,
+		`rpckit_gateway_requests_total{code="409",protocol="thrift",route="POST /v1/fail"} 1`,
+		`rpckit_gateway_requests_total{code="404",protocol="thrift",route="none"} 1`,
+		`rpckit_gateway_request_duration_seconds_count{protocol="thrift",route="GET /v1/medium/:id"} 1`,
+	} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("no %s in\n%s", want, b)
+		}
+	}
+}

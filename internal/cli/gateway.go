@@ -84,7 +84,8 @@ the functions' api.get/api.post/api.put/api.delete/api.patch annotations
 request fields bind from their api.path, api.query, api.header, api.cookie and
 api.body annotations. A declared exception answers {"exception": "Name", ...}
 with the status of its api.http_code annotation or --exception-status, else
-500; an unreachable upstream 503. The IDL is read again on SIGHUP and every
+500; an unreachable upstream 503. --metrics serves GET /metrics as for gRPC.
+The IDL is read again on SIGHUP and every
 --reload interval.`,
 		Example: `  rpckit gateway --upstream 127.0.0.1:50051 --plaintext --listen 127.0.0.1:8080
   rpckit gateway --upstream 127.0.0.1:50051 --plaintext --mask 'pkg.User:email,phone'

@@ -40,7 +40,7 @@ func (f *thriftGatewayFlags) register(fs *pflag.FlagSet) {
 
 // grpcOnlyGatewayFlags are the gateway's flags that mean nothing in front
 // of a Thrift upstream.
-var grpcOnlyGatewayFlags = []string{"proto", "protoset", "reflect", "admin", "metrics", "cors-origin",
+var grpcOnlyGatewayFlags = []string{"proto", "protoset", "reflect", "admin", "cors-origin",
 	"forward-header", "service-config", "breaker", "target-addr", "upstream-wait", "authority"}
 
 // thriftOnlyGatewayFlags mean something with --idl only.
@@ -157,7 +157,7 @@ func runThriftGateway(cmd *cobra.Command, stdio Stdio, f *gatewayFlags) error {
 
 func thriftGatewayOptions(stdio Stdio, f *gatewayFlags) (thriftgw.Options, error) {
 	opts := thriftgw.Options{Timeout: f.opts.Timeout, MaxBodyBytes: f.opts.MaxBodyBytes,
-		BodyTimeout: offIfZero(f.timeouts.body)}
+		BodyTimeout: offIfZero(f.timeouts.body), Metrics: f.opts.Metrics}
 	var err error
 	if opts.ExceptionStatus, err = f.thrift.statuses(); err != nil {
 		return opts, err
