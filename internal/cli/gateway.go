@@ -85,8 +85,7 @@ request fields bind from their api.path, api.query, api.header, api.cookie and
 api.body annotations. A declared exception answers {"exception": "Name", ...}
 with the status of its api.http_code annotation or --exception-status, else
 500; an unreachable upstream 503. --metrics serves GET /metrics as for gRPC.
-The IDL is read again on SIGHUP and every
---reload interval.`,
+The IDL is read again on SIGHUP and every --reload interval.`,
 		Example: `  rpckit gateway --upstream 127.0.0.1:50051 --plaintext --listen 127.0.0.1:8080
   rpckit gateway --upstream 127.0.0.1:50051 --plaintext --mask 'pkg.User:email,phone'
   rpckit gateway --upstream unix:/run/app/grpc.sock --plaintext --listen unix:/run/app/http.sock --upstream-wait 5m
