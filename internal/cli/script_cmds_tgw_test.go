@@ -55,7 +55,7 @@ func cmdBenchThrift(ts *testscript.TestScript, neg bool, args []string) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	ts.Check(err)
 	sock := thrift.NewTServerSocketFromFactoryTimeout(func(net.Addr) (net.Listener, error) { return ln, nil }, ln.Addr(), 0)
-	srv := thrift.NewTSimpleServer4(bench.NewBenchServiceProcessor(benchHandler{}), sock, tf, pf)
+	srv := thrift.NewTSimpleServer4(bench.NewBenchServiceProcessor(gwBenchHandler{}), sock, tf, pf)
 	srv.SetLogContext(context.Background())
 	ts.Check(srv.Listen())
 	done := make(chan struct{})
@@ -72,33 +72,33 @@ func cmdBenchThrift(ts *testscript.TestScript, neg bool, args []string) {
 	})
 }
 
-// benchHandler answers BenchService: echoes, and BenchError for a
+// gwBenchHandler answers BenchService: echoes, and BenchError for a
 // negative id or from Fail.
-type benchHandler struct{}
+type gwBenchHandler struct{}
 
-func (benchHandler) Echo(_ context.Context, req *bench.Small) (*bench.Small, error) { return req, nil }
+func (gwBenchHandler) Echo(_ context.Context, req *bench.Small) (*bench.Small, error) { return req, nil }
 
-func (benchHandler) GetMedium(_ context.Context, id int64, title string) (*bench.Medium, error) {
+func (gwBenchHandler) GetMedium(_ context.Context, id int64, title string) (*bench.Medium, error) {
 	if id < 0 {
 		return nil, &bench.BenchError{Code: int32(id), Message: title}
 	}
 	return &bench.Medium{Title: title, Total: id, Tags: []string{"a", "b"}}, nil
 }
 
-func (benchHandler) PutMedium(_ context.Context, req *bench.Medium) (*bench.Medium, error) {
+func (gwBenchHandler) PutMedium(_ context.Context, req *bench.Medium) (*bench.Medium, error) {
 	return req, nil
 }
 
-func (benchHandler) Trim(context.Context, *bench.Medium) (*bench.MediumPart, error) {
+func (gwBenchHandler) Trim(context.Context, *bench.Medium) (*bench.MediumPart, error) {
 	return &bench.MediumPart{}, nil
 }
 
-func (benchHandler) Grow(_ context.Context, seed *bench.Medium, pages int32) (*bench.Large, error) {
+func (gwBenchHandler) Grow(_ context.Context, seed *bench.Medium, pages int32) (*bench.Large, error) {
 	return &bench.Large{Main: seed, Count: pages}, nil
 }
 
-func (benchHandler) Notify(context.Context, string) error { return nil }
+func (gwBenchHandler) Notify(context.Context, string) error { return nil }
 
-func (benchHandler) Fail(_ context.Context, code int32, message string) error {
+func (gwBenchHandler) Fail(_ context.Context, code int32, message string) error {
 	return &bench.BenchError{Code: code, Message: message}
 }
