@@ -25,7 +25,7 @@ import (
 // env is a gateway in front of the Apache server, with the Apache client
 // of the same server to compare with.
 type env struct {
-	t      *testing.T
+	t      testing.TB
 	gw     *thriftgw.Gateway
 	srv    *httptest.Server
 	apache *bench.BenchServiceClient
@@ -43,7 +43,7 @@ func loadIDL(t testing.TB, name string) *idl.File {
 	return f
 }
 
-func newEnv(t *testing.T, mod func(*thriftgw.Options)) *env {
+func newEnv(t testing.TB, mod func(*thriftgw.Options)) *env {
 	h := &handler{events: make(chan string, 4)}
 	addr := serveApache(t, h)
 	c, err := client.New(client.Options{Addr: addr, Timeout: 10 * time.Second})
@@ -54,7 +54,7 @@ func newEnv(t *testing.T, mod func(*thriftgw.Options)) *env {
 	return newEnvClient(t, c, h, addr, mod)
 }
 
-func newEnvClient(t *testing.T, c *client.Client, h *handler, addr string, mod func(*thriftgw.Options)) *env {
+func newEnvClient(t testing.TB, c *client.Client, h *handler, addr string, mod func(*thriftgw.Options)) *env {
 	opts := thriftgw.Options{Client: c}
 	if mod != nil {
 		mod(&opts)
