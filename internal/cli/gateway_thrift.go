@@ -41,7 +41,7 @@ func (f *thriftGatewayFlags) register(fs *pflag.FlagSet) {
 // grpcOnlyGatewayFlags are the gateway's flags that mean nothing in front
 // of a Thrift upstream.
 var grpcOnlyGatewayFlags = []string{"proto", "protoset", "reflect", "admin", "cors-origin",
-	"forward-header", "service-config", "breaker", "target-addr", "upstream-wait", "authority"}
+	"forward-header", "service-config", "breaker", "target-addr", "upstream-wait", "authority", "openapi", "docs"}
 
 // thriftOnlyGatewayFlags mean something with --idl only.
 var thriftOnlyGatewayFlags = []string{"transport", "protocol", "multiplexed", "exception-status"}
