@@ -15,26 +15,21 @@ import (
 	"github.com/rpckit/rpckit/gateway/thriftgw"
 	"github.com/rpckit/rpckit/server"
 	"github.com/rpckit/rpckit/thrift/client"
-	"github.com/rpckit/rpckit/thrift/wire"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
 
-// thriftGatewayFlags are the gateway's flags for a Thrift upstream: the
-// IDL, how to reach the upstream, and the status of declared exceptions.
+// thriftGatewayFlags are the gateway's flags for a Thrift upstream: those
+// of call and bench (the IDL, transport, protocol, multiplexed name) and
+// the status of declared exceptions.
 type thriftGatewayFlags struct {
-	idl             idlFlags
-	transport       string
-	protocol        string
-	multiplexed     string
+	thriftCallFlags
 	exceptionStatus []string
 }
 
 func (f *thriftGatewayFlags) register(fs *pflag.FlagSet) {
-	f.idl.register(fs)
-	fs.StringVar(&f.transport, "transport", "framed", "with --idl, the Thrift `transport`: framed, buffered or header")
+	f.thriftCallFlags.register(fs)
 	fs.StringVar(&f.protocol, "protocol", "binary", "with --idl, the Thrift `protocol`: binary or compact")
-	fs.StringVar(&f.multiplexed, "multiplexed", "", "with --idl, the service `name` a multiplexed server routes by (sent as NAME:method)")
 	fs.StringArrayVar(&f.exceptionStatus, "exception-status", nil, "with --idl, the HTTP status of a declared exception: `Name=404` (repeatable; over its api.http_code)")
 }
 
@@ -43,17 +38,14 @@ func (f *thriftGatewayFlags) register(fs *pflag.FlagSet) {
 var grpcOnlyGatewayFlags = []string{"proto", "protoset", "reflect", "admin", "cors-origin",
 	"forward-header", "service-config", "breaker", "target-addr", "upstream-wait", "authority", "openapi", "docs"}
 
-// thriftOnlyGatewayFlags mean something with --idl only.
-var thriftOnlyGatewayFlags = []string{"transport", "protocol", "multiplexed", "exception-status"}
-
 func (f *thriftGatewayFlags) check(fs *pflag.FlagSet) error {
 	if f.idl.file == "" {
-		for _, name := range thriftOnlyGatewayFlags {
+		for _, name := range [...]string{"protocol", "exception-status"} {
 			if fs.Changed(name) {
 				return usagef("--%s goes with --idl", name)
 			}
 		}
-		return nil
+		return checkThriftOnly(fs)
 	}
 	for _, name := range grpcOnlyGatewayFlags {
 		if fs.Lookup(name) != nil && fs.Changed(name) {
@@ -63,29 +55,12 @@ func (f *thriftGatewayFlags) check(fs *pflag.FlagSet) error {
 	return nil
 }
 
-// clientOptions are the thrift/client options of the flags for addr.
+// clientOptions are call's thrift/client options for addr, with a pool
+// for the gateway's concurrent requests and their deadlines its own.
 func (f *thriftGatewayFlags) clientOptions(addr string, cf *connFlags) (client.Options, error) {
-	o := client.Options{Addr: addr, Multiplexed: f.multiplexed, DialTimeout: cf.opts.ConnectTimeout,
-		MaxFrameSize: cf.opts.MaxMsgSize, MaxConns: 64, Timeout: -1}
-	switch f.transport {
-	case "framed":
-		o.Transport = client.Framed
-	case "buffered":
-		o.Transport = client.Buffered
-	case "header":
-		o.Transport = client.Header
-	default:
-		return o, usagef("--transport %q: want framed, buffered or header", f.transport)
-	}
-	switch f.protocol {
-	case "binary":
-		o.Protocol = wire.Binary
-	case "compact":
-		o.Protocol = wire.Compact
-	default:
-		return o, usagef("--protocol %q: want binary or compact", f.protocol)
-	}
-	return o, nil
+	o, err := f.thriftCallFlags.clientOptions(addr, cf)
+	o.MaxConns, o.Timeout = 64, -1
+	return o, err
 }
 
 func (f *thriftGatewayFlags) statuses() (map[string]int, error) {

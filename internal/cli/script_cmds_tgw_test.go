@@ -76,7 +76,9 @@ func cmdBenchThrift(ts *testscript.TestScript, neg bool, args []string) {
 // negative id or from Fail.
 type gwBenchHandler struct{}
 
-func (gwBenchHandler) Echo(_ context.Context, req *bench.Small) (*bench.Small, error) { return req, nil }
+func (gwBenchHandler) Echo(_ context.Context, req *bench.Small) (*bench.Small, error) {
+	return req, nil
+}
 
 func (gwBenchHandler) GetMedium(_ context.Context, id int64, title string) (*bench.Medium, error) {
 	if id < 0 {
