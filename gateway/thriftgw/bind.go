@@ -163,15 +163,20 @@ func appendDouble(dst []byte, s string, bad func(string) error) ([]byte, error) 
 	if err != nil {
 		return dst, bad("double")
 	}
+	return appendFloat(dst, v), nil
+}
+
+// appendFloat writes NaN and the infinities as thrift/transcode reads them.
+func appendFloat(dst []byte, v float64) []byte {
 	switch {
 	case math.IsNaN(v):
-		return append(dst, `"NaN"`...), nil
+		return append(dst, `"NaN"`...)
 	case math.IsInf(v, 1):
-		return append(dst, `"Infinity"`...), nil
+		return append(dst, `"Infinity"`...)
 	case math.IsInf(v, -1):
-		return append(dst, `"-Infinity"`...), nil
+		return append(dst, `"-Infinity"`...)
 	}
-	return strconv.AppendFloat(dst, v, 'g', -1, 64), nil
+	return strconv.AppendFloat(dst, v, 'g', -1, 64)
 }
 
 func appendEnum(dst []byte, t *dynamic.Type, s string, bad func(string) error) ([]byte, error) {

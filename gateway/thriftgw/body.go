@@ -132,17 +132,23 @@ func isDelim(c byte) bool {
 // object's other members into spaces (newlines kept), so the offsets,
 // lines and columns of the rest stay those of the text the client sent.
 func blank(b []byte, m member) {
-	start, end := m.start, m.end
-	if j := skipWS(b, end); j < len(b) && b[j] == ',' {
-		end = j + 1
-	} else if k := lastNonWS(b, start); k >= 0 && b[k] == ',' {
-		start = k
-	}
+	start, end := withComma(b, m)
 	for i := start; i < end; i++ {
 		if b[i] != '\n' && b[i] != '\r' {
 			b[i] = ' '
 		}
 	}
+}
+
+// withComma is m's span with the comma after it, or else the one before.
+func withComma(b []byte, m member) (start, end int) {
+	if j := skipWS(b, m.end); j < len(b) && b[j] == ',' {
+		return m.start, j + 1
+	}
+	if k := lastNonWS(b, m.start); k >= 0 && b[k] == ',' {
+		return k, m.end
+	}
+	return m.start, m.end
 }
 
 func lastNonWS(b []byte, i int) int {

@@ -67,17 +67,21 @@ func New(opts Options) (*Gateway, error) {
 	if opts.Client == nil {
 		return nil, errors.New("thriftgw: Options.Client is required")
 	}
-	if opts.Timeout <= 0 {
-		opts.Timeout = defaultTimeout
-	}
-	if opts.MaxBodyBytes <= 0 {
-		opts.MaxBodyBytes = defaultMaxBody
-	}
-	g := &Gateway{opts: opts}
+	g := &Gateway{opts: opts.withDefaults()}
 	if opts.Metrics {
 		g.metrics = newMetrics()
 	}
 	return g, nil
+}
+
+func (o Options) withDefaults() Options {
+	if o.Timeout <= 0 {
+		o.Timeout = defaultTimeout
+	}
+	if o.MaxBodyBytes <= 0 {
+		o.MaxBodyBytes = defaultMaxBody
+	}
+	return o
 }
 
 // Load compiles the routes of f's services and swaps them in. On error
@@ -138,10 +142,14 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if g.metrics != nil {
 		g.metrics.observe(route, rec.code(), time.Since(start))
 	}
+	g.logAccess(r, rec.code(), time.Since(start))
+}
+
+func (g *Gateway) logAccess(r *http.Request, code int, d time.Duration) {
 	if g.opts.Logger != nil {
 		g.opts.Logger.LogAttrs(r.Context(), slog.LevelInfo, "request",
 			slog.String("method", r.Method), slog.String("path", r.URL.Path),
-			slog.Int("status", rec.code()), slog.Duration("duration", time.Since(start)))
+			slog.Int("status", code), slog.Duration("duration", d))
 	}
 }
 

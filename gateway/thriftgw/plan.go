@@ -54,16 +54,20 @@ func newPlan(r *Route, cache *dynamic.Cache, masks map[*dynamic.Type]*dynamic.Fi
 }
 
 func newException(t *dynamic.Type, status map[string]int) *exception {
-	e := &exception{name: t.Struct.Name, status: http.StatusInternalServerError, t: t}
-	if v, ok := t.Struct.Annotations.Get("api.http_code"); ok {
-		if n, err := strconv.Atoi(v); err == nil && n >= 100 && n <= 599 {
-			e.status = n
-		}
-	}
+	e := &exception{name: t.Struct.Name, status: httpCode(t), t: t}
 	if n, ok := status[e.name]; ok {
 		e.status = n
 	}
 	return e
+}
+
+// httpCode is the status of an exception's api.http_code annotation, else 500.
+func httpCode(t *dynamic.Type) int {
+	v, _ := t.Struct.Annotations.Get("api.http_code")
+	if n, err := strconv.Atoi(v); err == nil && n >= 100 && n <= 599 {
+		return n
+	}
+	return http.StatusInternalServerError
 }
 
 // structType is the type of an arguments struct; the IDL model gives an

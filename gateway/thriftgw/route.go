@@ -44,6 +44,16 @@ type segment struct {
 	text string // the literal, or the parameter's name
 }
 
+func literals(segs []segment) int {
+	n := 0
+	for _, s := range segs {
+		if s.kind == segLiteral {
+			n++
+		}
+	}
+	return n
+}
+
 // parsePath splits a route path into segments.
 func parsePath(p string) ([]segment, error) {
 	if !strings.HasPrefix(p, "/") {
@@ -146,15 +156,23 @@ func (rt *router) allowed(path string) bool {
 func buildRouter(f *idl.File) (*router, error) {
 	rt := &router{byMethod: map[string][]*Route{}}
 	for _, svc := range f.Services {
-		for s := svc; s != nil; s = s.Extends {
-			for _, fn := range s.Functions {
-				if err := rt.addFunction(svc, fn); err != nil {
-					return nil, err
-				}
-			}
+		if err := rt.addService(svc); err != nil {
+			return nil, err
 		}
 	}
 	return rt, nil
+}
+
+// addService adds the routes of svc's functions and those it extends.
+func (rt *router) addService(svc *idl.Service) error {
+	for s := svc; s != nil; s = s.Extends {
+		for _, fn := range s.Functions {
+			if err := rt.addFunction(svc, fn); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 func (rt *router) addFunction(svc *idl.Service, fn *idl.Function) error {
@@ -183,12 +201,7 @@ func (rt *router) add(r *Route) error {
 	if err != nil {
 		return err
 	}
-	r.segs = segs
-	for _, s := range segs {
-		if s.kind == segLiteral {
-			r.literal++
-		}
-	}
+	r.segs, r.literal = segs, literals(segs)
 	rt.byMethod[r.Method] = append(rt.byMethod[r.Method], r)
 	rt.all = append(rt.all, r)
 	return nil
