@@ -166,7 +166,7 @@ var allowed = map[string][]string{
 	"thrift/dynamic": {"thrift/idl", "thrift/wire", "internal/utf8x", "internal/errtext",
 		"internal/pathsyntax", "internal/pool"},
 	"thrift/transcode": {"thrift/idl", "thrift/wire", "thrift/dynamic", "internal/jsonx",
-		"internal/utf8x"},
+		"internal/utf8x", "internal/pathsyntax"},
 	// The only Thrift package on the network: wire and idl, and the stdlib.
 	"thrift/client": {"thrift/wire", "thrift/idl", "internal/sysconn"},
 	// The Thrift load target of bench and the demo: thrift/client timed by

@@ -210,3 +210,15 @@ func scalarKey(in string) (Step, bool) {
 func isIdent(c byte) bool {
 	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }
+
+// Prepend puts step in front of the printed path rest: a field name is
+// joined with a dot, an index or key step (starting with '[') as it is.
+func Prepend(step, rest string) string {
+	switch {
+	case rest == "":
+		return step
+	case rest[0] == '[':
+		return step + rest
+	}
+	return step + "." + rest
+}

@@ -47,3 +47,16 @@ func TestNextSteps(t *testing.T) {
 		t.Errorf("Format = %s, want %s", got, s)
 	}
 }
+
+func TestPrepend(t *testing.T) {
+	for _, tc := range []struct{ step, rest, want string }{
+		{"a", "", "a"},
+		{"a", "b.c", "a.b.c"},
+		{"a", "[2].c", "a[2].c"},
+		{"[\"k\"]", "x", "[\"k\"].x"},
+	} {
+		if got := Prepend(tc.step, tc.rest); got != tc.want {
+			t.Errorf("Prepend(%q, %q) = %q, want %q", tc.step, tc.rest, got, tc.want)
+		}
+	}
+}

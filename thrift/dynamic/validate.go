@@ -3,6 +3,7 @@ package dynamic
 import (
 	"strconv"
 
+	"github.com/rpckit/rpckit/internal/pathsyntax"
 	"github.com/rpckit/rpckit/internal/utf8x"
 	"github.com/rpckit/rpckit/thrift/idl"
 	"github.com/rpckit/rpckit/thrift/wire"
@@ -199,14 +200,7 @@ func prefix(err error, step string) error {
 	if !ok {
 		return err
 	}
-	switch {
-	case e.Path == "":
-		e.Path = step
-	case e.Path[0] == '[':
-		e.Path = step + e.Path
-	default:
-		e.Path = step + "." + e.Path
-	}
+	e.Path = pathsyntax.Prepend(step, e.Path)
 	return e
 }
 

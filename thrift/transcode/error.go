@@ -3,6 +3,8 @@ package transcode
 import (
 	"strconv"
 	"strings"
+
+	"github.com/rpckit/rpckit/internal/pathsyntax"
 )
 
 // Error is a conversion failure and where it happened: a line and column
@@ -43,14 +45,7 @@ func in(err error, step string) error {
 	if !ok {
 		return err
 	}
-	switch {
-	case e.Path == "":
-		e.Path = step
-	case e.Path[0] == '[':
-		e.Path = step + e.Path
-	default:
-		e.Path = step + "." + e.Path
-	}
+	e.Path = pathsyntax.Prepend(step, e.Path)
 	return err
 }
 
