@@ -172,6 +172,9 @@ var allowed = map[string][]string{
 	// The Thrift load target of bench and the demo: thrift/client timed by
 	// load.
 	"thrift/loadtarget": {"thrift/client", "thrift/wire", "thrift/idl", "load"},
+	// A Thrift call from JSON, for call --idl and the ui: the engine and
+	// its client.
+	"thrift/invoke": {"thrift/idl", "thrift/wire", "thrift/dynamic", "thrift/transcode", "thrift/client"},
 
 	// Leaves under dynamic and transcode: the standard library and x/sys/cpu.
 	"internal/utf8x":   {},

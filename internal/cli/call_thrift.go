@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/rpckit/rpckit/thrift/client"
-	"github.com/rpckit/rpckit/thrift/dynamic"
 	"github.com/rpckit/rpckit/thrift/idl"
+	tinvoke "github.com/rpckit/rpckit/thrift/invoke"
 	"github.com/rpckit/rpckit/thrift/transcode"
 	"github.com/rpckit/rpckit/thrift/wire"
 	"github.com/spf13/cobra"
@@ -25,13 +25,12 @@ const (
 	maxApplicationType    = 27 // 100+T stays below the signals' 128+N
 )
 
-// thriftCall is call --idl: the arguments struct from JSON, one call, the
-// result as JSON.
+// thriftCall is call --idl: the arguments struct from JSON, one call
+// (thrift/invoke), the result as JSON.
 type thriftCall struct {
 	f     *callFlags
 	fn    *idl.Function
 	proto wire.Protocol
-	cache dynamic.Cache
 	out   bytes.Buffer
 }
 
@@ -66,7 +65,7 @@ func runThriftCall(cmd *cobra.Command, stdio Stdio, f *callFlags, target, method
 	if err != nil {
 		return err
 	}
-	tc, err := client.New(co)
+	tc, err := tinvoke.New(co)
 	if err != nil {
 		return err
 	}
@@ -96,59 +95,31 @@ func thriftJSONArgs(fn *idl.Function, p wire.Protocol, data string, stdin io.Rea
 	if err != nil {
 		return nil, fmt.Errorf("request: %w", err)
 	}
-	var cache dynamic.Cache
-	b, err := transcode.UnmarshalOptions{Protocol: p}.Unmarshal(cache.Type(structType(fn.Args)), js)
-	if err != nil {
-		return nil, fmt.Errorf("request (the arguments of %s): %w", fn.Name, err)
+	b, err := tinvoke.Encode(fn, p, js)
+	var te *transcode.Error
+	if errors.As(err, &te) {
+		return nil, fmt.Errorf("request (the arguments of %s): %w", fn.Name, te)
 	}
-	return b, nil
+	return b, err
 }
 
-func (c *thriftCall) call(cmd *cobra.Command, stdio Stdio, tc *client.Client, args []byte) error {
+func (c *thriftCall) call(cmd *cobra.Command, stdio Stdio, tc *tinvoke.Client, args []byte) error {
 	ctx := cmd.Context()
 	if c.f.timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, c.f.timeout)
 		defer cancel()
 	}
-	if c.fn.Oneway {
-		return c.failure(tc.Oneway(ctx, c.fn.Name, args))
-	}
-	reply, err := tc.Call(ctx, c.fn.Name, args, nil)
-	if err != nil {
+	value, err := tc.Call(ctx, c.fn, args)
+	var ex *tinvoke.Exception
+	if errors.As(err, &ex) {
+		value, _ = json.Marshal(map[string]json.RawMessage{ex.Name: ex.JSON})
+		err = &exitError{code: exitThriftException, err: rendered(fmt.Sprintf("%s: exception %s", c.name(), ex.Name))}
+	} else if err != nil {
 		return c.failure(err)
 	}
-	return c.result(cmd, stdio, reply)
-}
-
-// result prints the success value, or the declared exception under its
-// type's name with exit code 96; a void success prints nothing.
-func (c *thriftCall) result(cmd *cobra.Command, stdio Stdio, reply []byte) error {
-	f, ok, err := client.ResultField(c.proto, reply)
-	if err != nil {
-		return fmt.Errorf("%s: reading the result: %w", c.fn.Name, err)
-	}
-	if !ok {
+	if value == nil {
 		return nil
-	}
-	field := c.fn.Result.Field(f.ID)
-	if field == nil {
-		return fmt.Errorf("%s: the result's field %d is not in the IDL", c.fn.Name, f.ID)
-	}
-	t := c.cache.Type(structType(c.fn.Result))
-	js, err := transcode.MarshalOptions{Protocol: c.proto, EnumNames: true}.Marshal(t, reply)
-	if err != nil {
-		return fmt.Errorf("%s: the result: %w", c.fn.Name, err)
-	}
-	var members map[string]json.RawMessage
-	if err := json.Unmarshal(js, &members); err != nil {
-		return fmt.Errorf("%s: the result: %w", c.fn.Name, err)
-	}
-	value := members[field.Name]
-	if f.ID != 0 {
-		name := field.Type.Name
-		value, _ = json.Marshal(map[string]json.RawMessage{name: value})
-		err = &exitError{code: exitThriftException, err: rendered(fmt.Sprintf("%s: exception %s", c.name(), name))}
 	}
 	if werr := c.print(cmd, stdio, value); werr != nil {
 		return werr
@@ -189,12 +160,3 @@ func (c *thriftCall) failure(err error) error {
 
 // name is the method's Service.method.
 func (c *thriftCall) name() string { return c.fn.Service.Name + "." + c.fn.Name }
-
-// structType is the type of the struct s; the IDL model gives a function's
-// argument list and result no Ref of their own.
-func structType(s *idl.Struct) *idl.Type {
-	if s.Ref != nil {
-		return s.Ref
-	}
-	return &idl.Type{Kind: idl.StructKind, Name: s.Name, File: s.File, Struct: s}
-}

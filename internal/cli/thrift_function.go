@@ -10,6 +10,7 @@ import (
 	"github.com/rpckit/rpckit/thrift/client"
 	"github.com/rpckit/rpckit/thrift/dynamic"
 	"github.com/rpckit/rpckit/thrift/idl"
+	tinvoke "github.com/rpckit/rpckit/thrift/invoke"
 	"github.com/rpckit/rpckit/thrift/wire"
 	"github.com/spf13/pflag"
 )
@@ -160,7 +161,7 @@ func thriftArgs(fn *idl.Function, p wire.Protocol, file string, limit int) ([]by
 		return nil, fmt.Errorf("--body-file: %w", err)
 	}
 	var cache dynamic.Cache
-	t := cache.Type(structType(fn.Args))
+	t := cache.Type(tinvoke.StructType(fn.Args))
 	if err := dynamic.Validate(t, p, in); err != nil {
 		other := wire.Compact
 		if p == wire.Compact {
