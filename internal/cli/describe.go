@@ -26,11 +26,13 @@ With --idl, the schema is a Thrift IDL file: with no symbol, every service,
 struct, union, exception, enum, typedef and constant of it and its includes;
 with one (bench.Medium, Medium, BenchService.Echo), its IDL source. With
 --template, a sample JSON value of a struct, union or exception, every field
-filled in (a union's first), as convert --idl --from json reads it.`,
+filled in (a union's first), as convert --idl --from json reads it; of a
+function (Service.method), the JSON of its arguments that call --idl -d takes.`,
 		Example: `  rpckit describe --plaintext 127.0.0.1:50051 rpckit.ranking.v1.RankingService
   rpckit describe --plaintext 127.0.0.1:50051 --template rpckit.ranking.v1.RankingService/Rank
   rpckit describe --idl api.thrift api.Order
-  rpckit describe --idl api.thrift --template api.Order`,
+  rpckit describe --idl api.thrift --template api.Order
+  rpckit describe --idl api.thrift --template OrderService.Place`,
 		Args: argsBetween(0, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			target, rest := splitTarget(args)

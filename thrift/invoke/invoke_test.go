@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"net"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +18,11 @@ import (
 	"github.com/rpckit/rpckit/thrift/transcode"
 	"github.com/rpckit/rpckit/thrift/wire"
 )
+
+func TestMain(m *testing.M) {
+	slog.SetDefault(slog.New(slog.DiscardHandler)) // the server's logs of closed connections
+	os.Exit(m.Run())
+}
 
 // serve starts the ranking service's Thrift side on loopback in protocol
 // proto and returns its address.
