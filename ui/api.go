@@ -58,6 +58,7 @@ func readJSON(w http.ResponseWriter, r *http.Request, v any) bool {
 
 type serviceInfo struct {
 	Name    string       `json:"name"`
+	Doc     string       `json:"doc,omitempty"` // a Thrift service's doc comment
 	Methods []methodInfo `json:"methods"`
 	Error   string       `json:"error,omitempty"`
 }
@@ -69,6 +70,11 @@ type methodInfo struct {
 	ServerStreaming bool   `json:"serverStreaming"`
 	Input           string `json:"input"`
 	Output          string `json:"output"`
+	// A Thrift function's: Input and Output are then its argument list
+	// and return type as the IDL writes them.
+	Doc    string `json:"doc,omitempty"`
+	Oneway bool   `json:"oneway,omitempty"`
+	Throws string `json:"throws,omitempty"`
 }
 
 type connectResponse struct {
@@ -76,6 +82,7 @@ type connectResponse struct {
 	Target   string        `json:"target"`
 	Loopback bool          `json:"loopback"`
 	Services []serviceInfo `json:"services"`
+	Thrift   bool          `json:"thrift,omitempty"`
 }
 
 func (h *Handler) connect(w http.ResponseWriter, r *http.Request) {
@@ -88,6 +95,11 @@ func (h *Handler) connect(w http.ResponseWriter, r *http.Request) {
 	t, err := h.targets.open(ctx, req)
 	if err != nil {
 		writeFailure(w, err)
+		return
+	}
+	if t.thrift != nil {
+		h.targets.put(t)
+		writeJSON(w, http.StatusOK, connectResponse{ID: t.id, Target: req.Target, Loopback: t.loopback, Services: t.thrift.services, Thrift: true})
 		return
 	}
 	services, err := listServices(ctx, t.source)
@@ -153,6 +165,10 @@ func (h *Handler) describe(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	name := r.URL.Query().Get("symbol")
+	if t.thrift != nil {
+		h.describeThrift(w, t, name)
+		return
+	}
 	d, err := t.source.FindSymbol(r.Context(), protoreflect.FullName(strings.ReplaceAll(strings.TrimPrefix(name, "/"), "/", ".")))
 	if err != nil {
 		writeError(w, http.StatusNotFound, schema.SuggestSymbol(r.Context(), t.source, name, err))
@@ -169,7 +185,7 @@ func (h *Handler) describe(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) messageSchema(w http.ResponseWriter, r *http.Request) {
-	t, err := h.targets.get(r.URL.Query().Get("conn"))
+	t, err := h.targets.grpc(r.URL.Query().Get("conn"))
 	if err != nil {
 		writeError(w, http.StatusNotFound, err)
 		return
@@ -201,6 +217,10 @@ type checkResponse struct {
 func (h *Handler) check(w http.ResponseWriter, r *http.Request) {
 	var req checkRequest
 	if !readJSON(w, r, &req) {
+		return
+	}
+	if t, err := h.targets.get(req.Conn); err == nil && t.thrift != nil {
+		h.checkThrift(w, t, req)
 		return
 	}
 	t, md, err := h.messageOf(r.Context(), req.Conn, req.Method, req.Message)

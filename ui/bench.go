@@ -106,7 +106,7 @@ func (s *wsSession) endBench(id string) {
 }
 
 func (s *wsSession) runBench(ctx context.Context, id string, req benchRequest) error {
-	t, err := s.h.targets.get(req.Conn)
+	t, err := s.h.targets.grpc(req.Conn)
 	if err != nil {
 		return err
 	}

@@ -36,6 +36,8 @@ type callResult struct {
 	Status   json.RawMessage   `json:"status,omitempty"`  // google.rpc.Status
 	Details  []json.RawMessage `json:"details,omitempty"` // its details, decoded
 	Received int               `json:"received"`
+	// Exception is a Thrift call's declared exception: its type's name.
+	Exception string `json:"exception,omitempty"`
 }
 
 func (h *Handler) call(w http.ResponseWriter, r *http.Request) {
@@ -46,6 +48,10 @@ func (h *Handler) call(w http.ResponseWriter, r *http.Request) {
 	t, err := h.targets.get(req.Conn)
 	if err != nil {
 		writeError(w, http.StatusNotFound, err)
+		return
+	}
+	if t.thrift != nil {
+		h.callThrift(w, r, t, req)
 		return
 	}
 	md, err := t.method(r.Context(), req.Method)

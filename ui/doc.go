@@ -1,5 +1,5 @@
 // Package ui is rpckit's web page for exploring, calling and load-testing
-// gRPC services: an http.Handler that serves hand-written ES modules and
+// gRPC services, and calling Thrift ones: an http.Handler that serves hand-written ES modules and
 // CSS (embedded, no build step) and a small JSON API behind them.
 //
 // The page connects to targets (plaintext or TLS; gRPC, gRPC-Web or
@@ -9,6 +9,12 @@
 // over one WebSocket per page (on the load target rpckit bench uses,
 // invoke/loadtarget: the lean engine unless the page asks for another, and
 // connect-go's for gRPC-Web and Connect).
+//
+// A Thrift target is a host:port and its IDL, uploaded in the page (the
+// main files and those they include, bounded in count and size), with a
+// transport, a protocol and an optional multiplexed service name: the
+// page lists its services and functions and makes unary calls through
+// thrift/invoke, whose declared and application exceptions it shows.
 //
 // Security: every request must carry the session cookie, set in exchange
 // for the token printed at start; the Host header must name the listener
@@ -20,6 +26,7 @@
 // dial time, and cloud metadata addresses are never dialled.
 //
 // ui may import schema, invoke, transcode, load and load/report,
-// internal/bodytimeout, grpc-go, protobuf-go and the WebSocket library
+// thrift/invoke (with thrift/idl, thrift/client, thrift/wire and
+// thrift/transcode), internal/bodytimeout, grpc-go, protobuf-go and the WebSocket library
 // (whose types stay inside).
 package ui

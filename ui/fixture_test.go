@@ -34,9 +34,11 @@ import (
 
 // fixtureServers are the running fixtures.
 type fixtureServers struct {
-	Plain, TLS, MTLS, Wide string // host:port
-	Connect                string // the test service on connect-go (rpctest.StartConnect)
-	Protoset               string // the test service's FileDescriptorSet, for Connect
+	Plain, TLS, MTLS, Wide string   // host:port
+	Connect                string   // the test service on connect-go (rpctest.StartConnect)
+	Protoset               string   // the test service's FileDescriptorSet, for Connect
+	Thrift                 string   // the ranking service's Thrift side (framed binary)
+	ThriftIDL              []string // its IDL files as the page uploads them (api.thrift first)
 	Certs                  *rpctest.Certs
 	Recorded               *recorder // the unary calls Plain was sent
 	Dir                    string    // certificates and protos live here
@@ -72,6 +74,10 @@ func startFixtures(dir string) (*fixtureServers, error) {
 		return nil, err
 	}
 	if err := s.startConnect(); err != nil {
+		s.Stop()
+		return nil, err
+	}
+	if err := s.startThrift(); err != nil {
 		s.Stop()
 		return nil, err
 	}

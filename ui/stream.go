@@ -71,7 +71,7 @@ func errStatus(err error) error {
 }
 
 func (s *wsSession) newStream(f inFrame) (*stream, error) {
-	t, err := s.h.targets.get(f.Conn)
+	t, err := s.h.targets.grpc(f.Conn)
 	if err != nil {
 		return nil, err
 	}

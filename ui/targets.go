@@ -35,6 +35,8 @@ type connectRequest struct {
 	// stays gRPC. HTTP2 asks gRPC-Web and Connect for h2c in plaintext.
 	Protocol string `json:"protocol,omitempty"`
 	HTTP2    bool   `json:"http2,omitempty"`
+	// Thrift makes the target a Thrift service described by uploaded IDL.
+	Thrift *thriftRequest `json:"thrift,omitempty"`
 }
 
 type tlsMaterial struct {
@@ -60,6 +62,7 @@ type target struct {
 	source   schema.Source
 	refl     *schema.ReflectionSource
 	loopback bool
+	thrift   *thriftTarget // a Thrift target: no conn, no source
 }
 
 func (t *target) close() {
@@ -68,6 +71,9 @@ func (t *target) close() {
 	}
 	if t.conn != nil {
 		t.conn.Close()
+	}
+	if t.thrift != nil {
+		t.thrift.client.Close()
 	}
 }
 
@@ -81,6 +87,16 @@ type targets struct {
 
 func newTargets(p *dialPolicy) *targets {
 	return &targets{policy: p, byID: map[string]*target{}}
+}
+
+// grpc is the gRPC target id: streams, load tests and the form are
+// gRPC's only.
+func (ts *targets) grpc(id string) (*target, error) {
+	t, err := ts.get(id)
+	if err == nil && t.thrift != nil {
+		return nil, fmt.Errorf("ui: %s is a Thrift target: it takes unary calls only", t.req.Target)
+	}
+	return t, err
 }
 
 func (ts *targets) get(id string) (*target, error) {
@@ -136,6 +152,12 @@ func (ts *targets) open(ctx context.Context, req connectRequest) (*target, error
 		return nil, err
 	}
 	t := &target{id: req.ID, req: req, addr: res.addr, loopback: res.loopback}
+	if req.Thrift != nil {
+		if err := t.openThrift(res); err != nil {
+			return nil, err
+		}
+		return t, nil
+	}
 	if err := t.dial(ctx, res); err != nil {
 		return nil, err
 	}

@@ -154,7 +154,8 @@ var allowed = map[string][]string{
 	"server":         {"interceptor", "internal/bodytimeout"},
 	"scaffold":       {"schema"},
 	"gateway":        {"transcode", "invoke", "schema", "dynamic", "wire", "interceptor", "internal/bodytimeout"},
-	"ui":             {"schema", "invoke", "transcode", "load", "load/report", "dynamic", "wire", "internal/bodytimeout"},
+	"ui": {"schema", "invoke", "transcode", "load", "load/report", "dynamic", "wire", "internal/bodytimeout",
+		"thrift/invoke", "thrift/idl", "thrift/client", "thrift/wire", "thrift/transcode"},
 	// The gateway in front of Thrift services: the Thrift engine and its client.
 	"gateway/thriftgw": {"thrift/idl", "thrift/wire", "thrift/dynamic", "thrift/transcode", "thrift/client",
 		"internal/bodytimeout"},
