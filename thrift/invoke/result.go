@@ -34,26 +34,30 @@ func result(fn *idl.Function, t *dynamic.Type, p wire.Protocol, reply []byte) (j
 	if !ok {
 		return nil, nil
 	}
-	field := fn.Result.Field(f.ID)
+	field := t.FieldByID(f.ID)
 	if field == nil {
 		return nil, fmt.Errorf("thrift/invoke: %s: the result's field %d is not in the IDL", fn.Name, f.ID)
 	}
-	value, err := member(fn, t, p, reply, field.Name)
-	if err != nil || f.ID == 0 {
-		return value, err
+	if f.Type != field.Type.Wire {
+		return nil, fmt.Errorf("thrift/invoke: %s: the result's field %d is a %s, not the IDL's %s", fn.Name, f.ID, f.Type, field.Type.Wire)
 	}
-	return nil, &Exception{Function: fn.Service.Name + "." + fn.Name, Name: field.Type.Name, JSON: value}
-}
-
-// member is the JSON of the result's field name.
-func member(fn *idl.Function, t *dynamic.Type, p wire.Protocol, reply []byte, name string) (json.RawMessage, error) {
-	js, err := transcode.MarshalOptions{Protocol: p, EnumNames: true}.Marshal(t, reply)
+	value, err := transcode.MarshalOptions{Protocol: p, EnumNames: true}.MarshalValue(nil, field.Type, fieldValue(p, f, reply))
 	if err != nil {
 		return nil, fmt.Errorf("thrift/invoke: %s: the result: %w", fn.Name, err)
 	}
-	var members map[string]json.RawMessage
-	if err := json.Unmarshal(js, &members); err != nil {
-		return nil, fmt.Errorf("thrift/invoke: %s: the result: %w", fn.Name, err)
+	if f.ID == 0 {
+		return value, nil
 	}
-	return members[name], nil
+	return nil, &Exception{Function: fn.Service.Name + "." + fn.Name, Name: field.IDL.Type.Name, JSON: value}
+}
+
+// fieldValue is a field's value bytes; a compact bool has none of its own.
+func fieldValue(p wire.Protocol, f wire.Field, b []byte) []byte {
+	if f.Type == wire.Bool && p == wire.Compact {
+		if f.Bool {
+			return []byte{1}
+		}
+		return []byte{0}
+	}
+	return f.Payload(b)
 }
