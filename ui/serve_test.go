@@ -21,20 +21,22 @@ import (
 var serveFlag = flag.Bool("serve", false, "serve the fixtures and the page for the browser suite instead of testing")
 
 type serveInfo struct {
-	URL        string `json:"url"`        // the page, with its token
-	Origin     string `json:"origin"`     // the page's origin
-	ExposedURL string `json:"exposedUrl"` // a page in exposed mode allowing only Plain
-	Plain      string `json:"plain"`
-	TLS        string `json:"tls"`
-	MTLS       string `json:"mtls"`
-	Wide       string `json:"wide"`
-	Connect    string `json:"connect"`  // the test service on connect-go
-	Protoset   string `json:"protoset"` // its schema, for Connect
-	CA         string `json:"ca"`
-	ClientCert string `json:"clientCert"`
-	ClientKey  string `json:"clientKey"`
-	Dir        string `json:"dir"`
-	Recorder   string `json:"recorder"` // GET {recorder}/calls?after=N: what Plain was sent
+	URL        string   `json:"url"`        // the page, with its token
+	Origin     string   `json:"origin"`     // the page's origin
+	ExposedURL string   `json:"exposedUrl"` // a page in exposed mode allowing only Plain
+	Plain      string   `json:"plain"`
+	TLS        string   `json:"tls"`
+	MTLS       string   `json:"mtls"`
+	Wide       string   `json:"wide"`
+	Connect    string   `json:"connect"`   // the test service on connect-go
+	Protoset   string   `json:"protoset"`  // its schema, for Connect
+	Thrift     string   `json:"thrift"`    // the ranking service's Thrift side (framed binary)
+	ThriftIDL  []string `json:"thriftIdl"` // its IDL files: api.thrift, which includes ranking.thrift
+	CA         string   `json:"ca"`
+	ClientCert string   `json:"clientCert"`
+	ClientKey  string   `json:"clientKey"`
+	Dir        string   `json:"dir"`
+	Recorder   string   `json:"recorder"` // GET {recorder}/calls?after=N: what Plain was sent
 }
 
 func serveForBrowser() int {
@@ -72,6 +74,7 @@ func serveForBrowser() int {
 	info := serveInfo{
 		URL: page, Origin: page[:strings.Index(page, "/?")], ExposedURL: exposed,
 		Plain: fx.Plain, TLS: fx.TLS, MTLS: fx.MTLS, Wide: fx.Wide, Connect: fx.Connect, Protoset: fx.Protoset,
+		Thrift: fx.Thrift, ThriftIDL: fx.ThriftIDL,
 		CA: fx.Certs.CA, ClientCert: fx.Certs.ClientCert, ClientKey: fx.Certs.ClientKey, Dir: dir,
 		Recorder: recorder,
 	}

@@ -104,7 +104,7 @@ func thriftFailure(res *callResult, err error) {
 	var ae *client.ApplicationError
 	switch {
 	case errors.As(err, &ex):
-		res.CodeName, res.Exception, res.Message = codeException, ex.Name, "exception "+ex.Name
+		res.CodeName, res.Exception = codeException, ex.Name
 		res.Messages, res.Received = []json.RawMessage{ex.JSON}, 1
 	case errors.As(err, &ae):
 		res.CodeName, res.Code = codeApplication, int(ae.Type)

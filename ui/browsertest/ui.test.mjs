@@ -739,3 +739,47 @@ describe("13. the connect form's protocol: Connect over h2c with an uploaded sch
     assert.match(await p.inputValue("[data-testid=command]"), /^rpckit call --protocol connect --http2-prior-knowledge --plaintext --protoset test\.protoset /);
   });
 });
+
+describe("14. Thrift targets: the IDL uploaded, a function called, an exception", () => {
+  test("upload, browse, call, declared exception, a refused field", async () => {
+    const p = await fresh();
+    await p.fill("#target", info.thrift);
+    await p.setChecked("#use-tls", false);
+    await p.selectOption("#protocol", "thrift");
+    assert.equal(await p.isVisible("#thrift-panel"), true);
+    await p.selectOption("#thrift-transport", "framed");
+    await p.setInputFiles("#schema-files", info.thriftIdl);
+    await p.click("#connect");
+    await p.waitForFunction((t) => document.querySelector("#status-line").textContent.startsWith(`connected to ${t}`), info.thrift);
+    assert.match(await p.textContent("#connections"), new RegExp(`${info.thrift} \\(thrift framed/binary\\)`));
+    // The functions, with their doc comments and types.
+    const missing = p.locator('#method-list .m[data-method="Ranking/Missing"]');
+    assert.match(await missing.getAttribute("title"), /^Missing is not served: calls end in an application exception\.\n\nvoid Missing\(1: i32 id\)$/);
+    const rank = p.locator('#method-list .m[data-method="Ranking/Rank"]');
+    assert.equal(await rank.locator(".sig").textContent(), "(1: RankRequest request) → RankResponse");
+    assert.match(await p.textContent('#method-list .m[data-method="Ranking/Record"]'), /oneway/);
+    // The editor starts from the arguments' template.
+    await rank.click();
+    await p.waitForSelector(`.tab.active button[title="Ranking/Rank @ ${info.thrift}"]`);
+    await p.waitForFunction(() => window.rpckitApp.views.get(window.rpckitApp.active)?.tab.body.includes('"candidate_count": 0'));
+    assert.match(await editorText(p), /"device": "UNSPECIFIED"/);
+    assert.equal(await p.isVisible("[data-testid=view-form]"), false);
+    assert.match(await p.textContent("details.section pre"), /RankResponse Rank\(1: RankRequest request\) throws \(1: InvalidRequest invalid, 2: QuotaExceeded quota\)/);
+    // A call: the result and the time it took.
+    await setEditor(p, '{"request": {"context": {"user_id": "u1", "device": "TV"}, "candidate_count": 20, "limit": 2}}');
+    assert.equal(await sendAndWait(p), "OK (0)");
+    const result = JSON.parse(await p.textContent("[data-testid=response-json]"));
+    assert.equal(result.items.length, 2);
+    assert.equal(result.candidates_scored, 20);
+    assert.match(await p.textContent("[data-testid=response] [data-testid=time]"), /^\d+\.\d ms$/);
+    // A declared exception: its name and its JSON.
+    await setEditor(p, '{"request": {"candidate_count": 5}}');
+    assert.equal(await sendAndWait(p), "EXCEPTION InvalidRequest");
+    assert.equal(await p.textContent("[data-testid=response] h3"), "Exception InvalidRequest");
+    assert.equal(JSON.parse(await p.textContent("[data-testid=response-json]")).message, "ranking: invalid request: context: required");
+    await screenshot(p, "thrift-exception");
+    // A field the IDL refuses is named by its path.
+    await setEditor(p, '{"request": {"limit": "many"}}');
+    await p.waitForFunction(() => document.querySelector("[data-testid=input-error]").textContent.includes("at request.limit"));
+  });
+});

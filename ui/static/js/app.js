@@ -93,6 +93,7 @@ function wireTopbar() {
     try { await connect(await formSettings()); } catch { /* shown in the status line */ }
   });
   $("#reconnect").addEventListener("click", () => reconnectAll());
+  $("#protocol").addEventListener("change", () => { $("#thrift-panel").hidden = $("#protocol").value !== "thrift"; });
   $("#panel-toggle").addEventListener("click", () => {
     const d = $("#drawer");
     d.hidden = !d.hidden;
@@ -116,6 +117,7 @@ async function formSettings() {
     if (f) { s[name] = f.name; s[pem] = await readFileText(f); }
   }
   const files = [...$("#schema-files").files];
+  if (s.protocol === "thrift") return thriftSettings(s, files);
   const protos = files.filter((f) => f.name.endsWith(".proto"));
   const sets = files.filter((f) => !f.name.endsWith(".proto"));
   if (protos.length) {
@@ -126,18 +128,37 @@ async function formSettings() {
   return s;
 }
 
+// thriftSettings are a Thrift target's: the IDL files and the transport,
+// protocol and multiplexed name of the Thrift panel.
+async function thriftSettings(s, files) {
+  const idl = files.filter((f) => f.name.endsWith(".thrift"));
+  s.thrift = {
+    files: await Promise.all(idl.map(async (f) => ({ name: f.name, content: await readFileText(f) }))),
+    transport: $("#thrift-transport").value, protocol: $("#thrift-protocol").value,
+    multiplexed: $("#thrift-multiplexed").value.trim() || undefined,
+  };
+  s.tls = false;
+  return s;
+}
+
+// connectBody is the connect request of settings.
+function connectBody(settings, id) {
+  if (settings.thrift) return { id, target: settings.target, plaintext: true, thrift: settings.thrift };
+  return {
+    id, target: settings.target, plaintext: !settings.tls,
+    tls: { ca: settings.caPem, cert: settings.certPem, key: settings.keyPem, serverName: settings.serverName, insecure: settings.insecure },
+    reflection: !!settings.reflection, protos: settings.protos, protoset: settings.protoset,
+    protocol: settings.protocol && settings.protocol !== "grpc" ? settings.protocol : undefined, http2: !!settings.http2 || undefined,
+  };
+}
+
 async function connect(settings, id) {
   if (!settings.target) { status("give a target (host:port)", true); throw new Error("no target"); }
   status(`connecting to ${settings.target}…`);
   const existing = app.conns.find((c) => c.settings.target === settings.target);
   try {
-    const resp = await post("connect", {
-      id: id || (existing && existing.id) || undefined, target: settings.target, plaintext: !settings.tls,
-      tls: { ca: settings.caPem, cert: settings.certPem, key: settings.keyPem, serverName: settings.serverName, insecure: settings.insecure },
-      reflection: !!settings.reflection, protos: settings.protos, protoset: settings.protoset,
-      protocol: settings.protocol && settings.protocol !== "grpc" ? settings.protocol : undefined, http2: !!settings.http2 || undefined,
-    });
-    const conn = { id: resp.id, settings, services: resp.services, loopback: resp.loopback, up: true };
+    const resp = await post("connect", connectBody(settings, id || (existing && existing.id) || undefined));
+    const conn = { id: resp.id, settings, services: resp.services, loopback: resp.loopback, thrift: !!resp.thrift, up: true };
     if (existing) Object.assign(existing, conn); else app.conns.push(conn);
     for (const key of [...app.schemas.keys()]) if (key.startsWith(settings.target + "|")) app.schemas.delete(key);
     status(`connected to ${settings.target}: ${resp.services.length} services`);
@@ -211,6 +232,7 @@ function matches(text, tokens) {
 
 // protocolTag names a connection's protocol when it is not gRPC.
 function protocolTag(s) {
+  if (s.thrift) return ` (thrift ${s.thrift.transport || "framed"}/${s.thrift.protocol || "binary"})`;
   return s.protocol && s.protocol !== "grpc" ? ` (${s.protocol}${s.http2 && !s.tls ? ", h2c" : ""})` : "";
 }
 
@@ -227,13 +249,13 @@ function renderSidebar() {
     for (const s of c.services) {
       const ms = s.methods.filter((m) => matches(m.fullName, tokens));
       if (!ms.length) continue;
-      items.push(h("li", { class: "svc", role: "presentation" }, app.conns.length > 1 ? `${s.name} @ ${c.settings.target}` : s.name));
+      items.push(h("li", { class: "svc", role: "presentation", title: s.doc || "" }, app.conns.length > 1 ? `${s.name} @ ${c.settings.target}` : s.name));
       for (const m of ms) {
         const i = app.filtered.length;
         app.filtered.push({ target: c.settings.target, method: m.fullName, info: m });
-        items.push(h("li", { class: "m", role: "option", id: "m-" + i, data: { i: String(i), method: m.fullName },
+        items.push(h("li", { class: "m", role: "option", id: "m-" + i, data: { i: String(i), method: m.fullName }, title: c.thrift ? thriftTitle(m) : "",
           on: { click: () => { app.cursor = i; openMethod(c.settings.target, m.fullName); } } },
-          h("span", {}, m.name), kindBadge(m)));
+          h("span", {}, m.name), kindBadge(m), c.thrift ? h("span", { class: "sig muted" }, `${m.input} → ${m.output}`) : null));
       }
     }
   }
@@ -242,7 +264,14 @@ function renderSidebar() {
   markCursor();
 }
 
+// thriftTitle is a Thrift function's doc comment and signature.
+function thriftTitle(m) {
+  const sig = `${m.oneway ? "oneway " : ""}${m.output} ${m.name}${m.input}${m.throws ? " throws " + m.throws : ""}`;
+  return m.doc ? `${m.doc}\n\n${sig}` : sig;
+}
+
 export function kindBadge(m) {
+  if (m.oneway) return h("span", { class: "badge" }, "oneway");
   const k = m.clientStreaming && m.serverStreaming ? "bidi" : m.clientStreaming ? "client stream" : m.serverStreaming ? "server stream" : "";
   return k ? h("span", { class: "badge" }, k) : null;
 }
@@ -274,7 +303,7 @@ async function openMethod(target, method, req) {
   if (!tab) {
     tab = {
       key: "t" + (++tabSeq), target, method, body: "", metadata: [["", ""]],
-      timeoutMs: app.info.defaultTimeoutMs, view: "json",
+      timeoutMs: app.info.defaultTimeoutMs, view: "json", thrift: !!(connFor(target) || {}).thrift,
     };
     if (req) Object.assign(tab, { body: req.body, metadata: req.metadata && req.metadata.length ? req.metadata : [["", ""]], timeoutMs: req.timeoutMs || tab.timeoutMs, bench: req.bench });
     const m = methodInfo(target, method);

@@ -18,11 +18,16 @@ function pretty(v) {
 
 export function statusBar(result, running) {
   const ok = result && result.codeName === "OK";
-  const code = running ? "RUNNING" : result ? `${result.codeName} (${result.code})` : "";
+  const code = running ? "RUNNING" : result ? codeText(result) : "";
   return h("div", { class: "status", role: "status" },
     h("span", { class: "code " + (running ? "run" : ok ? "ok" : "bad"), "data-testid": "status-code" }, code),
     result && result.message ? h("span", { class: "message" }, result.message) : null,
     result && result.timeMs !== undefined ? h("span", { class: "muted", "data-testid": "time" }, `${result.timeMs.toFixed(1)} ms`) : null);
+}
+
+// codeText is the status code shown: a Thrift exception by its name.
+function codeText(result) {
+  return result.exception ? `${result.codeName} ${result.exception}` : `${result.codeName} (${result.code})`;
 }
 
 export function detailsSection(result) {
@@ -31,16 +36,18 @@ export function detailsSection(result) {
     result.details.map((d) => h("pre", { class: "json" }, pretty(d))));
 }
 
-// renderUnary shows the result of a unary call.
-export function renderUnary(el, result) {
+// renderUnary shows the result of a unary call; a Thrift one has no
+// headers or trailers, and its declared exception shows as the response.
+export function renderUnary(el, result, thrift) {
+  const title = result.exception ? `Exception ${result.exception}` : "Response";
   replace(el,
     statusBar(result),
     result.messages && result.messages.length
-      ? h("div", { class: "section" }, h("h3", {}, "Response"), h("pre", { class: "json", "data-testid": "response-json" }, pretty(result.messages[0])))
+      ? h("div", { class: "section" }, h("h3", {}, title), h("pre", { class: "json", "data-testid": "response-json" }, pretty(result.messages[0])))
       : null,
     detailsSection(result),
-    metadataTable("Response headers", result.headers),
-    metadataTable("Response trailers", result.trailers));
+    thrift ? null : metadataTable("Response headers", result.headers),
+    thrift ? null : metadataTable("Response trailers", result.trailers));
 }
 
 // StreamView shows a call over the WebSocket as it goes.

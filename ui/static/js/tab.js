@@ -21,6 +21,9 @@ export class TabView {
 
   get info() { return this.app.methodInfo(this.tab.target, this.tab.method) || {}; }
   get conn() { return this.app.connFor(this.tab.target); }
+  // A Thrift tab makes unary calls from the JSON editor only: no form,
+  // bench, metadata or copied commands.
+  get thrift() { const c = this.conn; return c ? c.thrift : !!this.tab.thrift; }
 
   build() {
     const t = this.tab;
@@ -59,9 +62,22 @@ export class TabView {
       h("div", { class: "section deadline row", "data-req": "deadline" }, h("label", {}, "Deadline ", this.deadline), h("span", { class: "muted" }, "sent to the server as grpc-timeout")),
       h("details", { class: "section" }, h("summary", {}, "Schema"), this.describeEl));
     this.el = h("div", { class: "request" }, this.left, h("div", { class: "pane" }, this.responseEl));
+    if (this.thrift) this.thriftLayout();
     this.renderMetadata();
     this.renderControls();
     this.renderView();
+  }
+
+  thriftLayout() {
+    if (this.tab.view !== "json") this.tab.view = "json";
+    for (const b of this.viewBtns) b.hidden = b.dataset.testid !== "view-json";
+    this.copyMenu.hidden = true;
+    for (const el of this.left.querySelectorAll("[data-req=meta]")) el.hidden = true;
+    const hint = this.left.querySelector("[data-req=deadline] .muted");
+    if (hint) hint.textContent = "the call's deadline";
+    const schema = this.describeEl.parentElement;
+    schema.open = true;
+    schema.querySelector("summary").textContent = "Function";
   }
 
   async load() {
@@ -194,7 +210,7 @@ export class TabView {
     replace(this.responseEl, statusBar(null, true));
     try {
       const result = await post("call", { conn: this.conn.id, method: req.method, body: parseOr(req.body), metadata: req.metadata, timeoutMs: req.timeoutMs });
-      renderUnary(this.responseEl, result);
+      renderUnary(this.responseEl, result, this.thrift);
       this.record(req, result);
     } catch (e) {
       this.showError(e);
