@@ -189,4 +189,9 @@ func TestThriftTargetPolicy(t *testing.T) {
 	if code := q.get("/api/schema?conn="+id+"&message=RankRequest", &e); code != 404 || !strings.Contains(e.Error, "Thrift target") {
 		t.Errorf("schema of a Thrift target: %d %q", code, e.Error)
 	}
+	w := q.ws()
+	w.send(inFrame{T: "open", ID: "s", Conn: id, Method: "Ranking/Rank", Body: json.RawMessage(`{}`), TimeoutMS: 5000})
+	if f := w.until("error", nil); !strings.Contains(f.Error, "is a Thrift target: it takes unary calls only") {
+		t.Errorf("a stream on a Thrift target: %q", f.Error)
+	}
 }

@@ -747,6 +747,7 @@ describe("14. Thrift targets: the IDL uploaded, a function called, an exception"
     await p.setChecked("#use-tls", false);
     await p.selectOption("#protocol", "thrift");
     assert.equal(await p.isVisible("#thrift-panel"), true);
+    assert.equal(await p.isVisible("#use-tls"), false);
     await p.selectOption("#thrift-transport", "framed");
     await p.setInputFiles("#schema-files", info.thriftIdl);
     await p.click("#connect");

@@ -93,7 +93,7 @@ function wireTopbar() {
     try { await connect(await formSettings()); } catch { /* shown in the status line */ }
   });
   $("#reconnect").addEventListener("click", () => reconnectAll());
-  $("#protocol").addEventListener("change", () => { $("#thrift-panel").hidden = $("#protocol").value !== "thrift"; });
+  $("#protocol").addEventListener("change", protocolChanged);
   $("#panel-toggle").addEventListener("click", () => {
     const d = $("#drawer");
     d.hidden = !d.hidden;
@@ -104,6 +104,16 @@ function wireTopbar() {
     e.current = $("#env-select").value;
     store.saveEnvs(e);
   });
+}
+
+// protocolChanged shows the Thrift panel for Thrift, and the gRPC
+// settings (TLS, h2c, reflection) for the others.
+function protocolChanged() {
+  const thrift = $("#protocol").value === "thrift";
+  $("#thrift-panel").hidden = !thrift;
+  for (const id of ["#use-tls", "#use-h2c", "#use-reflection"]) $(id).closest("label").hidden = thrift;
+  $("#tls-toggle").hidden = thrift;
+  if (thrift) $("#tls-panel").hidden = true;
 }
 
 async function formSettings() {
