@@ -10,6 +10,10 @@
 // [*client.ApplicationError] with its type. Errors of the call itself
 // (dialing, timeouts, framing) are thrift/client's, as they are.
 //
+// [Template] and [ArgsTemplate] give sample JSON of a struct and of a
+// function's arguments, every field filled in, for an editor to start
+// from (describe --template, the ui).
+//
 // The functions come from a model parsed by thrift/idl, includes already
 // resolved. Package invoke imports thrift/idl, thrift/wire, thrift/dynamic,
 // thrift/transcode and thrift/client.
