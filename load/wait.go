@@ -1,6 +1,10 @@
 package load
 
-import "time"
+import (
+	"io"
+	"syscall"
+	"time"
+)
 
 // Pacing waits. The runtime's timers wake late by up to a millisecond on
 // Linux, where the scheduler waits for them in epoll with a millisecond
@@ -18,14 +22,12 @@ const (
 type waiter struct {
 	done  <-chan struct{}
 	timer *time.Timer // where the platform naps on a runtime timer
-	file  fileReader  // a timerfd, where the platform has one
+	file  io.Closer   // a timerfd, where the platform has one
+	conn  syscall.RawConn
 	fd    int
-}
 
-// A fileReader is what a waiter reads its timer from.
-type fileReader interface {
-	Read([]byte) (int, error)
-	Close() error
+	expired func(fd uintptr) bool // reads the timerfd; false if not yet
+	readErr syscall.Errno         // what the last read of the timerfd failed with
 }
 
 func newNapTimer() *time.Timer {
