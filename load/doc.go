@@ -6,10 +6,11 @@
 // call has an intended start time; latency is measured from it (the
 // corrected histogram, free of coordinated omission) and from the actual
 // send (the service-time histogram). The dispatcher never waits on a busy
-// worker: it starts another goroutine, up to Options.MaxInFlight, and past
-// that counts the call as not sent. It stops soon after the schedule's end
-// however far behind it is, counting the calls it did not send, so a run
-// lasts its schedule and a drain no longer than the call timeout. How late
+// worker: it starts another goroutine, up to Options.MaxInFlight calls in
+// flight, and past that counts the call as not sent. It stops soon after
+// the schedule's end however far behind it is, counting the calls it did
+// not send, so a run lasts its schedule and a drain no longer than the
+// call timeout. How late
 // calls started (schedule lag) is reported. In closed loop (no Pacer)
 // Options.Concurrency workers call back to back, or Options.Callers ramps
 // them in stages.
@@ -21,17 +22,30 @@
 // single-target run is a one-flow scenario; a ScenarioResult holds each
 // flow's Result and their merged total.
 //
-// The dispatcher is one goroutine. It waits for each call's intended start
-// by napping on a timerfd read through the runtime's poller (on other
-// platforms, a runtime timer) until 20 µs before it, then spinning on the
-// clock: the runtime's own timers wake up to a millisecond late on Linux,
-// where the scheduler waits in epoll with a millisecond timeout, and a
-// timerfd has no timer slack. Naps last at most 10 ms, so a cancelled run
-// stops soon. Calls already due when it wakes, such as those it fell
-// behind on, go out one after another with no wait between them. It hands
-// each call to an idle worker through a channel: the worker runs as soon as
-// the dispatcher parks for its next nap, or sooner on an idle processor.
-// The worker reads the send time, so lag covers the hand-off too.
+// The dispatcher is a relay of two pacer goroutines, one leading at a
+// time. The leader waits for each call's intended start by napping on a
+// timerfd read through the runtime's poller (on other platforms, a runtime
+// timer) until a spin window before it, then spinning on the clock: the
+// runtime's own timers wake up to a millisecond late on Linux, where the
+// scheduler waits in epoll with a millisecond timeout, and a timerfd has no
+// timer slack; it is read with a raw read(2), as a read through os.File
+// would wake the runtime's monitor thread at every nap. The spin window
+// follows the naps' lateness (near its median, 2 to 30 µs), so punctual
+// naps spin little. Naps last at most 10 ms, so a cancelled run
+// stops soon. Calls already due when it wakes,
+// such as those it fell behind on, go out one after another with no wait
+// between them.
+//
+// When the next call is far off (more than twice the pacers' recent calls
+// plus the spin window), the leader makes the call itself: it first rings
+// the other pacer's timerfd to wake it a spin window before the next start,
+// and that pacer leads on from then whether or not the call has returned,
+// so a slow call holds nothing up. At low rates a call then costs one
+// wake-up. When calls are close together, the leader hands each to an idle
+// worker through a channel, or starts one, and goes on. Only one pacer is
+// in a call at a time, and workers are at most MaxInFlight-1 while pacers
+// make calls, so MaxInFlight bounds the calls in flight exactly. Whoever
+// makes a call reads the send time, so lag covers the hand-off too.
 //
 // Failed calls are counted and timed apart, in a histogram of their own:
 // never in the latency histograms of successful calls or in Result.Rate.

@@ -3,7 +3,6 @@ package load
 import (
 	"context"
 	"fmt"
-	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -62,7 +61,8 @@ type run struct {
 	cutCalls context.CancelFunc
 
 	work     chan job // open loop: due calls for idle workers
-	nworkers int      // open loop: workers started so far
+	nworkers int      // open loop: worker numbers given so far; the leader's
+	npool    int      // open loop: workers started on r.work; the leader's
 	workers  sync.WaitGroup
 
 	notSent      []int64 // by phase; the dispatcher's own
@@ -128,46 +128,6 @@ func (r *run) openLoop(ctx context.Context) time.Duration {
 	return measured
 }
 
-// pace runs dispatchAll with a waiter for the intended starts.
-func (r *run) pace(ctx context.Context) time.Duration {
-	w := newWaiter(ctx.Done())
-	defer w.close()
-	return r.dispatchAll(ctx, w)
-}
-
-// dispatchAll walks the schedule; it returns the measured duration, cut
-// short if ctx is done first. It stops soon after the schedule's end (half
-// the drain, at most a second): when it falls behind, the calls it has
-// not sent by then are counted as not sent, as are calls due while every
-// worker was busy. Calls due together go out one after the other, with no
-// wait between them.
-func (r *run) dispatchAll(ctx context.Context, w *waiter) time.Duration {
-	end := r.sched.end()
-	stop := r.opts.Warmup + end + min(r.opts.Drain/2, time.Second)
-	for i := int64(0); ; {
-		at, measured, ok := r.sched.slot(i)
-		if !ok {
-			return end
-		}
-		if end > 0 && time.Since(r.start) >= stop {
-			r.skip(i, r.sched.search(i, math.MaxInt64))
-			return end
-		}
-		due := r.start.Add(at)
-		if !w.until(due) {
-			return min(max(time.Since(r.measureStart), 0), r.sched.end())
-		}
-		if r.dispatch(job{intended: due, phase: r.phaseOf(at, measured)}) {
-			i++
-			continue
-		}
-		// Every worker is busy: the calls already due are not sent either.
-		next := max(r.sched.search(i+1, time.Since(r.start)), i+1)
-		r.skip(i+1, next)
-		i = next
-	}
-}
-
 // skip counts the measured calls i to j-1 of the schedule as not sent, by
 // phase, without walking them one by one.
 func (r *run) skip(i, j int64) {
@@ -208,42 +168,6 @@ func sleepUntil(ctx context.Context, t *time.Timer, due time.Time) bool {
 		return false
 	case <-t.C:
 		return true
-	}
-}
-
-// dispatch hands j to an idle worker, or starts one, or, with MaxInFlight
-// workers all busy, counts j as not sent and returns false. It never
-// waits.
-func (r *run) dispatch(j job) bool {
-	select {
-	case r.work <- j:
-		return true
-	default:
-	}
-	if r.nworkers < r.opts.MaxInFlight {
-		r.startWorker(j)
-		return true
-	}
-	if j.phase >= 0 {
-		r.notSent[j.phase]++
-		r.notSentTotal.Add(1)
-	}
-	return false
-}
-
-func (r *run) startWorker(first job) {
-	id := r.nworkers
-	r.nworkers++
-	r.workers.Add(1)
-	go r.openWorker(id, first)
-}
-
-func (r *run) openWorker(id int, first job) {
-	defer r.workers.Done()
-	rec, ctx := r.recorder(id)
-	r.call(ctx, rec, first, r.now())
-	for j := range r.work {
-		r.call(ctx, rec, j, r.now())
 	}
 }
 

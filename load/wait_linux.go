@@ -2,6 +2,7 @@ package load
 
 import (
 	"os"
+	"runtime"
 	"syscall"
 	"time"
 	"unsafe"
@@ -19,18 +20,16 @@ import (
 // millisecond: at a thousand naps a second that doubles the pacer's CPU
 // time.
 func newWaiter(done <-chan struct{}) *waiter {
-	w := &waiter{done: done}
+	w := &waiter{done: done, spin: &spin{window: spinWindow}, yield: runtime.GOMAXPROCS(0) == 1, timer: newNapTimer()}
 	fd, _, errno := syscall.RawSyscall(syscall.SYS_TIMERFD_CREATE, clockMonotonic,
 		syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
 	if errno != 0 {
-		w.timer = newNapTimer()
 		return w
 	}
 	file := os.NewFile(fd, "pacer timer") // nonblocking: read through the poller
 	conn, err := file.SyscallConn()
 	if err != nil {
 		file.Close()
-		w.timer = newNapTimer()
 		return w
 	}
 	w.fd, w.file, w.conn = int(fd), file, conn
@@ -53,25 +52,39 @@ type itimerspec struct {
 
 // nap sleeps for about d.
 func (w *waiter) nap(d time.Duration) {
-	if w.file == nil {
+	if !w.ring(d) || !w.wait() {
+		// Never expected; this nap goes on a runtime timer.
 		w.timerNap(d)
-		return
-	}
-	spec := itimerspec{value: syscall.NsecToTimespec(int64(d))}
-	_, _, errno := syscall.RawSyscall6(syscall.SYS_TIMERFD_SETTIME, uintptr(w.fd), 0,
-		uintptr(unsafe.Pointer(&spec)), 0, 0, 0)
-	if errno != 0 {
-		w.timerNap(d)
-		return
-	}
-	if err := w.conn.Read(w.expired); err != nil || w.readErr != 0 {
-		// Never expected; naps go on without the timerfd.
-		w.close()
-		w.file, w.conn, w.timer = nil, nil, newNapTimer()
 	}
 }
 
-// close releases the timerfd.
+// canRing says whether ring and wait work: whether there is a timerfd.
+func (w *waiter) canRing() bool { return w.file != nil }
+
+// ring arms the timerfd to expire in d (at least 1 ns), waking the
+// goroutine parked in wait then; another goroutine than the waiter's may
+// call it. It is false where there is no timerfd or arming it failed.
+func (w *waiter) ring(d time.Duration) bool {
+	if w.file == nil {
+		return false
+	}
+	spec := itimerspec{value: syscall.NsecToTimespec(int64(max(d, 1)))}
+	_, _, errno := syscall.RawSyscall6(syscall.SYS_TIMERFD_SETTIME, uintptr(w.fd), 0,
+		uintptr(unsafe.Pointer(&spec)), 0, 0, 0)
+	return errno == 0
+}
+
+// wait parks on the poller until the timerfd expires; false if it is
+// closed, or there is none.
+func (w *waiter) wait() bool {
+	if w.file == nil {
+		return false
+	}
+	return w.conn.Read(w.expired) == nil && w.readErr == 0
+}
+
+// close releases the timerfd and wakes a goroutine parked in wait; the
+// poller keeps the descriptor open until that goroutine has left its read.
 func (w *waiter) close() {
 	if w.file != nil {
 		w.file.Close()

@@ -11,7 +11,7 @@ func TestWaiterUntil(t *testing.T) {
 	waits := []time.Duration{-time.Second, 0, spinWindow / 2, 3 * spinWindow, time.Millisecond, maxNap + 3*time.Millisecond}
 	waiters := map[string]func() *waiter{
 		"platform": func() *waiter { return newWaiter(nil) },
-		"timer":    func() *waiter { return &waiter{timer: newNapTimer()} },
+		"timer":    func() *waiter { return &waiter{spin: &spin{window: spinWindow}, timer: newNapTimer()} },
 	}
 	for name, mk := range waiters {
 		w := mk()
@@ -47,5 +47,29 @@ func TestWaiterCancel(t *testing.T) {
 	}()
 	if w2.until(time.Now().Add(time.Hour)) {
 		t.Error("until = true for a wait cancelled on the way")
+	}
+}
+
+// The spin window settles near the median of naps' lateness, and stays
+// within minSpin and maxSpin.
+func TestSpinFollowsLateness(t *testing.T) {
+	s := &spin{window: spinWindow}
+	for i := range 20000 { // lateness spread evenly over 0-20 µs: the median is 10 µs
+		s.note(time.Duration(i*7919%20000) * time.Nanosecond)
+	}
+	if s.window < 8*time.Microsecond || s.window > 12*time.Microsecond {
+		t.Errorf("window %v after lateness spread over 0-20 µs; want about 10 µs", s.window)
+	}
+	for range 1000 {
+		s.note(time.Millisecond)
+	}
+	if s.window != maxSpin {
+		t.Errorf("window %v after late naps; want %v", s.window, maxSpin)
+	}
+	for range 1000 {
+		s.note(0)
+	}
+	if s.window != minSpin {
+		t.Errorf("window %v after punctual naps; want %v", s.window, minSpin)
 	}
 }
