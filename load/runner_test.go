@@ -174,8 +174,11 @@ func TestCutOffAtEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.CutOff != 5 || res.Calls != 0 || res.Errors != 0 {
-		t.Errorf("cut off %d, calls %d, errors %d; want 5, 0, 0", res.CutOff, res.Calls, res.Errors)
+	// A dispatcher starved of CPU past the schedule's end counts the
+	// calls it had not sent yet as not sent; every call is one or the other.
+	if res.CutOff == 0 || res.CutOff+res.NotSent != 5 || res.Calls != 0 || res.Errors != 0 {
+		t.Errorf("cut off %d, not sent %d, calls %d, errors %d; want 5 cut off or not sent, 0, 0",
+			res.CutOff, res.NotSent, res.Calls, res.Errors)
 	}
 }
 
