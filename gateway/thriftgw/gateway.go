@@ -53,6 +53,7 @@ type Gateway struct {
 	opts    Options
 	state   atomic.Pointer[state] // nil until the first Load
 	metrics *metrics              // nil unless Options.Metrics
+	scratch scratchPool
 }
 
 // state is what Load replaces.
@@ -137,12 +138,13 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	start := time.Now()
-	rec := &statusWriter{ResponseWriter: w}
-	route := g.serve(rec, r)
+	sc := g.scratch.get(w)
+	defer g.scratch.put(sc)
+	route := g.serve(sc, r)
 	if g.metrics != nil {
-		g.metrics.observe(route, rec.code(), time.Since(start))
+		g.metrics.observe(route, sc.rec.code(), time.Since(start))
 	}
-	g.logAccess(r, rec.code(), time.Since(start))
+	g.logAccess(r, sc.rec.code(), time.Since(start))
 }
 
 func (g *Gateway) logAccess(r *http.Request, code int, d time.Duration) {
@@ -153,8 +155,9 @@ func (g *Gateway) logAccess(r *http.Request, code int, d time.Duration) {
 	}
 }
 
-// serve answers r and returns the route it took, or nil.
-func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) *Route {
+// serve answers r through sc.rec and returns the route it took, or nil.
+func (g *Gateway) serve(sc *scratch, r *http.Request) *Route {
+	w := &sc.rec
 	st := g.state.Load()
 	if st == nil {
 		writeError(w, http.StatusServiceUnavailable, "the IDL is not loaded yet")
@@ -169,12 +172,13 @@ func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) *Route {
 		writeError(w, http.StatusNotFound, "no route for "+r.Method+" "+r.URL.Path)
 		return nil
 	}
-	g.call(w, r, st.plans[rt], ps)
+	g.call(sc, r, st.plans[rt], ps)
 	return rt
 }
 
-func (g *Gateway) call(w http.ResponseWriter, r *http.Request, pl *plan, ps []param) {
-	args, herr := g.requestArgs(w, r, pl, ps)
+func (g *Gateway) call(sc *scratch, r *http.Request, pl *plan, ps []param) {
+	w := &sc.rec
+	args, herr := g.requestArgs(sc, r, pl, ps)
 	if herr != nil {
 		writeError(w, herr.status, herr.msg)
 		return
@@ -190,12 +194,13 @@ func (g *Gateway) call(w http.ResponseWriter, r *http.Request, pl *plan, ps []pa
 		writeJSON(w, http.StatusAccepted, []byte("{}"))
 		return
 	}
-	reply, err := g.opts.Client.Call(ctx, fn.Name, args, nil)
+	reply, err := g.opts.Client.Call(ctx, fn.Name, args, sc.reply[:0])
 	if err != nil {
 		writeCallError(w, ctx, err)
 		return
 	}
-	g.writeReply(w, pl, reply)
+	sc.reply = reply
+	g.writeReply(sc, pl, reply)
 }
 
 // statusWriter remembers the status written, for the access log.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -16,7 +17,8 @@ import (
 
 // writeReply answers with the result struct of a call: the success value,
 // or a declared exception.
-func (g *Gateway) writeReply(w http.ResponseWriter, pl *plan, reply []byte) {
+func (g *Gateway) writeReply(sc *scratch, pl *plan, reply []byte) {
+	w := &sc.rec
 	p := g.opts.Protocol
 	f, ok, err := client.ResultField(p, reply)
 	if err != nil {
@@ -32,7 +34,7 @@ func (g *Gateway) writeReply(w http.ResponseWriter, pl *plan, reply []byte) {
 		return
 	}
 	if f.ID == 0 && pl.result != nil {
-		g.writeSuccess(w, pl, fieldValue(p, f, reply))
+		g.writeSuccess(sc, pl, fieldValue(p, f, reply))
 		return
 	}
 	if e := pl.throws[f.ID]; e != nil {
@@ -53,7 +55,10 @@ func fieldValue(p wire.Protocol, f wire.Field, b []byte) []byte {
 	return f.Payload(b)
 }
 
-func (g *Gateway) writeSuccess(w http.ResponseWriter, pl *plan, val []byte) {
+// writeSuccess answers the success value val as JSON, written in
+// sc.resp.
+func (g *Gateway) writeSuccess(sc *scratch, pl *plan, val []byte) {
+	w := &sc.rec
 	p := g.opts.Protocol
 	if pl.mask != nil {
 		masked, err := dynamic.NewValue(pl.result, p, val).Mask(nil, pl.mask)
@@ -63,7 +68,8 @@ func (g *Gateway) writeSuccess(w http.ResponseWriter, pl *plan, val []byte) {
 		}
 		val = masked
 	}
-	out, err := transcode.MarshalOptions{Protocol: p}.MarshalValue(make([]byte, 0, 2*len(val)+16), pl.result, val)
+	out, err := transcode.MarshalOptions{Protocol: p}.MarshalValue(slices.Grow(sc.resp[:0], 2*len(val)+16), pl.result, val)
+	sc.resp = out
 	if err != nil {
 		writeError(w, http.StatusBadGateway, "unreadable reply: "+trimPkg(err))
 		return

@@ -1,9 +1,11 @@
 package thriftgw
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -21,8 +23,8 @@ type httpError struct {
 
 // requestArgs builds the encoded arguments struct of the call from the
 // request's body and bound values.
-func (g *Gateway) requestArgs(w http.ResponseWriter, r *http.Request, pl *plan, ps []param) ([]byte, *httpError) {
-	body, herr := g.readBody(w, r)
+func (g *Gateway) requestArgs(sc *scratch, r *http.Request, pl *plan, ps []param) ([]byte, *httpError) {
+	body, herr := g.readBody(sc, r)
 	if herr != nil {
 		return nil, herr
 	}
@@ -31,23 +33,26 @@ func (g *Gateway) requestArgs(w http.ResponseWriter, r *http.Request, pl *plan, 
 		return nil, herr
 	}
 	p := g.opts.Protocol
-	var dst []byte
+	dst := sc.args[:0]
 	if pl.wrap {
 		dst = p.AppendFieldHeader(dst, wire.Struct, pl.wrapID, 0)
 	}
 	dst, err := transcode.UnmarshalOptions{Protocol: p}.UnmarshalAppend(dst, pl.request, js)
+	sc.args = dst
 	if err != nil {
 		return nil, &httpError{http.StatusBadRequest, "invalid request: " + strings.TrimPrefix(err.Error(), "thrift/transcode: ")}
 	}
 	if pl.wrap {
 		dst = p.AppendStop(dst)
+		sc.args = dst
 	}
 	return dst, nil
 }
 
-// readBody reads the request body, bounded in size and time; no body is
-// an empty object.
-func (g *Gateway) readBody(w http.ResponseWriter, r *http.Request) ([]byte, *httpError) {
+// readBody reads the request body into sc.body, bounded in size and
+// time; no body is an empty object.
+func (g *Gateway) readBody(sc *scratch, r *http.Request) ([]byte, *httpError) {
+	w := &sc.rec
 	if r.Body == nil || r.Body == http.NoBody {
 		return []byte("{}"), nil
 	}
@@ -57,7 +62,8 @@ func (g *Gateway) readBody(w http.ResponseWriter, r *http.Request) ([]byte, *htt
 	}
 	body := bodytimeout.New(w, r, timeout)
 	defer body.Close()
-	b, err := readAll(http.MaxBytesReader(w, body, g.opts.MaxBodyBytes), r.ContentLength, g.opts.MaxBodyBytes)
+	b, err := readAll(sc.body[:0], http.MaxBytesReader(w, body, g.opts.MaxBodyBytes), r.ContentLength, g.opts.MaxBodyBytes)
+	sc.body = b
 	var mbe *http.MaxBytesError
 	var te *bodytimeout.Error
 	switch {
@@ -68,7 +74,7 @@ func (g *Gateway) readBody(w http.ResponseWriter, r *http.Request) ([]byte, *htt
 	case err != nil:
 		return nil, &httpError{http.StatusBadRequest, "reading the request body: " + err.Error()}
 	}
-	if len(strings.TrimSpace(string(b))) == 0 {
+	if len(bytes.TrimSpace(b)) == 0 {
 		return []byte("{}"), nil
 	}
 	return b, nil
@@ -159,13 +165,15 @@ func splice(b []byte, end int, extra []byte) []byte {
 	return append(out, b[end:]...)
 }
 
-// readAll reads r whole into a buffer sized from the request's
+// readAll appends r whole to b, growing it first to the request's
 // Content-Length when it gives one (within limit).
-func readAll(r io.Reader, size, limit int64) ([]byte, error) {
-	if size <= 0 || size > limit {
-		return io.ReadAll(r)
+func readAll(b []byte, r io.Reader, size, limit int64) ([]byte, error) {
+	if size > 0 && size <= limit {
+		b = slices.Grow(b, int(size)+1)
 	}
-	b := make([]byte, 0, size+1)
+	if cap(b) == len(b) {
+		b = slices.Grow(b, 512)
+	}
 	for {
 		n, err := r.Read(b[len(b):cap(b)])
 		b = b[:len(b)+n]
