@@ -183,6 +183,11 @@ the command line win over both:
       target: 127.0.0.1:50051   # or callers (stages TARGET:LENGTH,...)
       method: rpckit.ranking.v1.RankingService/Rank
       callers: 10:30s,10:1m,0:10s
+    - name: rank-thrift     # with idl, a Thrift method, as bench --idl
+      target: 127.0.0.1:9091
+      idl: ranking.thrift
+      method: RankingService.Rank
+      data: '{"request": {"context": {"user_id": "u1"}}}'
 
 A flow of steps (steps: instead of method) is a chain of unary calls on its
 target, made in turn as one call of the flow; a step's data may use a value
@@ -198,7 +203,7 @@ it; "${...}" as a whole JSON string is replaced by the value's JSON):
           data: '{"itemId": "${rank.items[0].id}"}'
 
 Each step's latency is reported on its own, as FLOW/STEP (counted in its
-flow, not again in the total); chains call through grpc-go.
+flow, not again in the total); chains call gRPC methods, through grpc-go.
 
 Unknown keys and bad values are errors naming the file and line. The report
 opens with a line per flow (calls, errors, rate, latency, SLO verdict), then

@@ -93,6 +93,9 @@ func buildFlow(cmd *cobra.Command, stdio Stdio, f *benchCmdFlags, name string, a
 
 // buildChainFlow makes a chained flow: its steps' calls on target.
 func buildChainFlow(cmd *cobra.Command, f *benchCmdFlags, name, target string) (*benchFlow, error) {
+	if f.thrift.idl.file != "" {
+		return nil, usagef("a flow of steps chains gRPC calls; idl goes with a flow of one method")
+	}
 	opts, slo, err := f.bench.options(cmd)
 	if err != nil {
 		return nil, err
