@@ -48,6 +48,7 @@ func startThrift(ctx context.Context, svc *ranking.Service, f *serveFlags, logge
 		}
 		stop()
 	})
+	restoreLog := defaultLogger(logger)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -61,6 +62,17 @@ func startThrift(ctx context.Context, svc *ranking.Service, f *serveFlags, logge
 		stopAfterDelay()
 		stop()
 		<-done
+		restoreLog()
 		logger.Info("rpckit serve: thrift stopped")
 	}, nil
+}
+
+// defaultLogger makes logger slog's default until the returned func. The
+// Apache Thrift server logs what it cannot serve (a frame over its limit,
+// a connection that fails mid-call) through the default logger: so its
+// lines come in serve's format, at serve's level, on serve's stderr.
+func defaultLogger(logger *slog.Logger) (restore func()) {
+	prev := slog.Default()
+	slog.SetDefault(logger)
+	return func() { slog.SetDefault(prev) }
 }
