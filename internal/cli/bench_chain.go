@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -44,23 +45,29 @@ type chainStepSpec struct {
 	data   string
 }
 
-// A chainStep is a step ready to call.
+// A chainStep is a step ready to call: gRPC's or Thrift's way of
+// encoding its request and making its call.
 type chainStep struct {
 	name   string
-	method protoreflect.MethodDescriptor
 	parts  []chainPart // the request's JSON: text and references
 	wire   []byte      // the request, when it has no references
+	encode func(js []byte) ([]byte, error)
+	call   func(ctx context.Context, req []byte) (resp []byte, err error)
 	stats  stepStats
 }
 
 // A chainPart is literal JSON text, or a reference to an earlier step's
-// response (step >= 0).
+// response (step >= 0), which pick reads as JSON from that response.
 type chainPart struct {
 	text string
 	step int
-	path dynamic.Path
 	ref  string
+	pick func(dst, resp []byte) ([]byte, error)
 }
+
+// A chainRefs resolves a ${STEP.PATH} reference, PATH in the response of
+// the earlier step k, to the function that reads it from a response.
+type chainRefs func(k int, path string) (func(dst, resp []byte) ([]byte, error), error)
 
 // stepStats are the measured calls of one step.
 type stepStats struct {
@@ -72,10 +79,8 @@ type stepStats struct {
 
 // chainTarget calls the steps in turn.
 type chainTarget struct {
-	conn  *invoke.Conn
-	codec invoke.JSONCodec
-	md    metadata.MD
 	steps []*chainStep
+	code  func(error) string // the label of a call's outcome
 }
 
 // chainTarget builds the load target of a chained flow.
@@ -94,9 +99,10 @@ func (f *grpcBenchFlags) chainTarget(cmd *cobra.Command, target string, specs []
 		s.close()
 		return nil, nil, err
 	}
-	c := &chainTarget{conn: s.conn, codec: codec, md: md}
+	g := &grpcChain{conn: s.conn, codec: codec, md: md}
+	c := &chainTarget{code: loadtarget.Code}
 	for i, spec := range specs {
-		st, err := c.prepareStep(ctx, s.source, spec, specs[:i])
+		st, err := g.prepareStep(ctx, s.source, spec, specs[:i])
 		if err != nil {
 			s.close()
 			return nil, nil, fmt.Errorf("step %q: %w", spec.name, err)
@@ -104,11 +110,19 @@ func (f *grpcBenchFlags) chainTarget(cmd *cobra.Command, target string, specs []
 		c.steps = append(c.steps, st)
 	}
 	s.endSchema()
-	opts.Code = loadtarget.Code
+	opts.Code = c.code
 	return c, s.close, nil
 }
 
-func (c *chainTarget) prepareStep(ctx context.Context, src schema.Source, spec chainStepSpec, before []chainStepSpec) (*chainStep, error) {
+// grpcChain makes a chain's gRPC calls on one connection.
+type grpcChain struct {
+	conn    *invoke.Conn
+	codec   invoke.JSONCodec
+	md      metadata.MD
+	methods []protoreflect.MethodDescriptor // the steps' so far
+}
+
+func (g *grpcChain) prepareStep(ctx context.Context, src schema.Source, spec chainStepSpec, before []chainStepSpec) (*chainStep, error) {
 	md, err := schema.FindMethod(ctx, src, spec.method)
 	if err != nil {
 		return nil, err
@@ -116,23 +130,69 @@ func (c *chainTarget) prepareStep(ctx context.Context, src schema.Source, spec c
 	if md.IsStreamingClient() || md.IsStreamingServer() {
 		return nil, fmt.Errorf("%s is a stream; a chain calls unary methods", md.FullName())
 	}
-	st := &chainStep{name: spec.name, method: md, stats: stepStats{ok: load.NewHistogram(), failed: load.NewHistogram(), codes: map[string]int64{}}}
+	g.methods = append(g.methods, md)
+	encode := func(js []byte) ([]byte, error) { return g.codec.Encode(nil, md.Input(), js) }
+	call := func(ctx context.Context, req []byte) ([]byte, error) {
+		if len(g.md) > 0 {
+			ctx = metadata.NewOutgoingContext(ctx, g.md)
+		}
+		resp, err := g.conn.Unary(ctx, md, req)
+		if err != nil {
+			return nil, err
+		}
+		return resp.Message, nil
+	}
+	return newChainStep(spec, before, encode, call, g.ref)
+}
+
+// ref reads ${STEP.PATH} from the responses of the earlier step k.
+func (g *grpcChain) ref(k int, path string) (func(dst, resp []byte) ([]byte, error), error) {
+	p, err := dynamic.ParsePath(path)
+	if err != nil {
+		return nil, err
+	}
+	out := dynamic.TypeOf(g.methods[k].Output())
+	if _, err := dynamic.NewValue(out, nil).Get(p); err != nil {
+		return nil, err
+	}
+	return func(dst, resp []byte) ([]byte, error) {
+		v := dynamic.NewValue(out, resp)
+		e, err := v.Get(p)
+		if err == nil && !e.Exists() {
+			if absent, _ := missingElement(v, p); absent {
+				err = errors.New("no value in the response")
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+		return elemJSON(g.codec, dst, e)
+	}, nil
+}
+
+// newChainStep makes a step of spec: its data split into text and
+// references, encoded once when it has none.
+func newChainStep(spec chainStepSpec, before []chainStepSpec, encode func([]byte) ([]byte, error),
+	call func(context.Context, []byte) ([]byte, error), refs chainRefs) (*chainStep, error) {
+	st := &chainStep{name: spec.name, encode: encode, call: call,
+		stats: stepStats{ok: load.NewHistogram(), failed: load.NewHistogram(), codes: map[string]int64{}}}
 	data := spec.data
 	if data == "" {
 		data = "{}"
 	}
-	if st.parts, err = parseChainData(data, before, c.steps); err != nil {
+	var err error
+	if st.parts, err = parseChainData(data, before, refs); err != nil {
 		return nil, err
 	}
 	if len(st.parts) == 1 && st.parts[0].step < 0 {
-		st.wire, err = c.codec.Encode(nil, md.Input(), []byte(data))
+		st.wire, err = encode([]byte(data))
 	}
 	return st, err
 }
 
 // parseChainData splits a request's JSON into text and ${STEP.PATH}
 // references, each checked against the step's response type.
-func parseChainData(data string, before []chainStepSpec, steps []*chainStep) ([]chainPart, error) {
+func parseChainData(data string, before []chainStepSpec, refs chainRefs) ([]chainPart, error) {
 	var parts []chainPart
 	for {
 		i := strings.Index(data, "${")
@@ -144,7 +204,7 @@ func parseChainData(data string, before []chainStepSpec, steps []*chainStep) ([]
 			return nil, fmt.Errorf("%q has no closing }", data[i:])
 		}
 		ref := data[i+2 : i+j]
-		part, err := chainRef(ref, before, steps)
+		part, err := chainRef(ref, before, refs)
 		if err != nil {
 			return nil, err
 		}
@@ -157,7 +217,7 @@ func parseChainData(data string, before []chainStepSpec, steps []*chainStep) ([]
 	}
 }
 
-func chainRef(ref string, before []chainStepSpec, steps []*chainStep) (chainPart, error) {
+func chainRef(ref string, before []chainStepSpec, refs chainRefs) (chainPart, error) {
 	name, path, ok := strings.Cut(ref, ".")
 	if !ok {
 		return chainPart{}, fmt.Errorf("${%s}: want ${STEP.PATH}, such as ${rank.items[0].id}", ref)
@@ -166,37 +226,27 @@ func chainRef(ref string, before []chainStepSpec, steps []*chainStep) (chainPart
 		if b.name != name {
 			continue
 		}
-		p, err := dynamic.ParsePath(path)
+		pick, err := refs(k, path)
 		if err != nil {
 			return chainPart{}, fmt.Errorf("${%s}: %w", ref, err)
 		}
-		empty := dynamic.NewValue(dynamic.TypeOf(steps[k].method.Output()), nil)
-		if _, err := empty.Get(p); err != nil {
-			return chainPart{}, fmt.Errorf("${%s}: %w", ref, err)
-		}
-		return chainPart{step: k, path: p, ref: ref}, nil
+		return chainPart{step: k, ref: ref, pick: pick}, nil
 	}
 	return chainPart{}, fmt.Errorf("${%s}: no earlier step is named %q", ref, name)
 }
 
 // call makes the steps in turn, as one call of the flow.
 func (c *chainTarget) call(ctx context.Context) error {
-	if len(c.md) > 0 {
-		ctx = metadata.NewOutgoingContext(ctx, c.md)
-	}
 	rec := load.RecorderFrom(ctx)
 	resps := make([][]byte, len(c.steps))
 	for i, st := range c.steps {
-		req, err := st.request(c.codec, c.steps, resps)
+		req, err := st.request(resps)
 		start := time.Now()
 		if err == nil {
-			var resp *invoke.Response
-			if resp, err = c.conn.Unary(ctx, st.method, req); err == nil {
-				resps[i] = resp.Message
-			}
+			resps[i], err = st.call(ctx, req)
 		}
 		if rec.Measured() {
-			st.stats.record(time.Since(start), err)
+			st.stats.record(time.Since(start), c.code(err), err != nil)
 		}
 		if err != nil {
 			return fmt.Errorf("step %q: %w", st.name, err)
@@ -207,7 +257,7 @@ func (c *chainTarget) call(ctx context.Context) error {
 
 // request is the step's request for this call: encoded once, or built
 // from the earlier responses.
-func (st *chainStep) request(codec invoke.JSONCodec, steps []*chainStep, resps [][]byte) ([]byte, error) {
+func (st *chainStep) request(resps [][]byte) ([]byte, error) {
 	if st.wire != nil {
 		return st.wire, nil
 	}
@@ -217,28 +267,18 @@ func (st *chainStep) request(codec invoke.JSONCodec, steps []*chainStep, resps [
 			js = append(js, p.text...)
 			continue
 		}
-		v := dynamic.NewValue(dynamic.TypeOf(steps[p.step].method.Output()), resps[p.step])
-		e, err := v.Get(p.path)
-		if err == nil && !e.Exists() {
-			if absent, _ := missingElement(v, p.path); absent {
-				err = fmt.Errorf("${%s}: no value in the response", p.ref)
-			}
-		}
-		if err != nil {
-			return nil, err
-		}
-		if js, err = elemJSON(codec, js, e); err != nil {
-			return nil, err
+		var err error
+		if js, err = p.pick(js, resps[p.step]); err != nil {
+			return nil, fmt.Errorf("${%s}: %w", p.ref, err)
 		}
 	}
-	return codec.Encode(nil, st.method.Input(), js)
+	return st.encode(js)
 }
 
-func (s *stepStats) record(d time.Duration, err error) {
-	code := loadtarget.Code(err)
+func (s *stepStats) record(d time.Duration, code string, failed bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err != nil {
+	if failed {
 		s.failed.Record(d)
 	} else {
 		s.ok.Record(d)
