@@ -203,7 +203,9 @@ it; "${...}" as a whole JSON string is replaced by the value's JSON):
           data: '{"itemId": "${rank.items[0].id}"}'
 
 Each step's latency is reported on its own, as FLOW/STEP (counted in its
-flow, not again in the total); chains call gRPC methods, through grpc-go.
+flow, not again in the total). A chain calls gRPC methods through grpc-go;
+with idl, it calls Thrift functions (Service.method) and PATH reads the
+success value of the step's reply.
 
 Unknown keys and bad values are errors naming the file and line. The report
 opens with a line per flow (calls, errors, rate, latency, SLO verdict), then

@@ -93,9 +93,6 @@ func buildFlow(cmd *cobra.Command, stdio Stdio, f *benchCmdFlags, name string, a
 
 // buildChainFlow makes a chained flow: its steps' calls on target.
 func buildChainFlow(cmd *cobra.Command, f *benchCmdFlags, name, target string) (*benchFlow, error) {
-	if f.thrift.idl.file != "" {
-		return nil, usagef("a flow of steps chains gRPC calls; idl goes with a flow of one method")
-	}
 	opts, slo, err := f.bench.options(cmd)
 	if err != nil {
 		return nil, err
@@ -103,7 +100,13 @@ func buildChainFlow(cmd *cobra.Command, f *benchCmdFlags, name, target string) (
 	if f.grpc.data != "" || f.grpc.dataFile != "" {
 		return nil, usagef("a flow of steps takes its requests from its steps' data")
 	}
-	ct, cleanup, err := f.grpc.chainTarget(cmd, target, f.chain, &opts)
+	var ct *chainTarget
+	var cleanup func()
+	if f.thrift.idl.file != "" {
+		ct, cleanup, err = f.thrift.chainTarget(cmd, target, f.chain, &f.grpc, &f.bench, &opts)
+	} else {
+		ct, cleanup, err = f.grpc.chainTarget(cmd, target, f.chain, &opts)
+	}
 	if err != nil {
 		return nil, err
 	}
