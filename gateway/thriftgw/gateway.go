@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/rpckit/rpckit/internal/gwmetrics"
 	"github.com/rpckit/rpckit/thrift/client"
 	"github.com/rpckit/rpckit/thrift/dynamic"
 	"github.com/rpckit/rpckit/thrift/idl"
@@ -52,7 +53,7 @@ const (
 type Gateway struct {
 	opts    Options
 	state   atomic.Pointer[state] // nil until the first Load
-	metrics *metrics              // nil unless Options.Metrics
+	metrics *gwmetrics.Metrics    // nil unless Options.Metrics
 }
 
 // state is what Load replaces.
@@ -69,7 +70,7 @@ func New(opts Options) (*Gateway, error) {
 	}
 	g := &Gateway{opts: opts.withDefaults()}
 	if opts.Metrics {
-		g.metrics = newMetrics()
+		g.metrics = gwmetrics.New()
 	}
 	return g, nil
 }
@@ -133,14 +134,14 @@ func compileMasks(f *idl.File, cache *dynamic.Cache, specs map[string][]string) 
 
 func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if g.metrics != nil && r.URL.Path == metricsPath && r.Method == http.MethodGet {
-		g.metrics.handler.ServeHTTP(w, r)
+		g.metrics.ServeHTTP(w, r)
 		return
 	}
 	start := time.Now()
 	rec := &statusWriter{ResponseWriter: w}
 	route := g.serve(rec, r)
 	if g.metrics != nil {
-		g.metrics.observe(route, rec.code(), time.Since(start))
+		observe(g.metrics, route, rec.code(), time.Since(start))
 	}
 	g.logAccess(r, rec.code(), time.Since(start))
 }

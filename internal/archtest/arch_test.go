@@ -153,12 +153,12 @@ var allowed = map[string][]string{
 	"interceptor":    {},
 	"server":         {"interceptor", "internal/bodytimeout"},
 	"scaffold":       {"schema"},
-	"gateway":        {"transcode", "invoke", "schema", "dynamic", "wire", "interceptor", "internal/bodytimeout"},
+	"gateway":        {"transcode", "invoke", "schema", "dynamic", "wire", "interceptor", "internal/bodytimeout", "internal/gwmetrics"},
 	"ui": {"schema", "invoke", "transcode", "load", "load/report", "dynamic", "wire", "internal/bodytimeout",
 		"thrift/invoke", "thrift/idl", "thrift/client", "thrift/wire", "thrift/transcode"},
 	// The gateway in front of Thrift services: the Thrift engine and its client.
 	"gateway/thriftgw": {"thrift/idl", "thrift/wire", "thrift/dynamic", "thrift/transcode", "thrift/client",
-		"internal/bodytimeout"},
+		"internal/bodytimeout", "internal/gwmetrics"},
 
 	// The Thrift side: its pure packages take from the module only the
 	// internal leaves (TestThriftPurePackages holds the rest).
@@ -189,6 +189,8 @@ var allowed = map[string][]string{
 	"internal/pool": {},
 	// A leaf under gateway, ui and server: the standard library only.
 	"internal/bodytimeout": {},
+	// Both gateways' HTTP metrics: the standard library and Prometheus's client.
+	"internal/gwmetrics": {},
 	// A leaf under invoke/lean and thrift/client: the standard library only.
 	"internal/sysconn": {},
 
