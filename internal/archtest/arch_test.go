@@ -194,6 +194,10 @@ var allowed = map[string][]string{
 	// A leaf under invoke/lean and thrift/client: the standard library only.
 	"internal/sysconn": {},
 
+	// BenchService served for tests (Apache's Go and Python servers, a
+	// server in another process); tests alone import it.
+	"internal/thrifttest": {"internal/thriftfixture", "internal/gen", "thrift/client", "thrift/wire"},
+
 	// The --docs page's embedded files: the standard library only.
 	"gateway/apidocs": {},
 }
@@ -253,6 +257,21 @@ func TestProtoJSONOnlyAsOracle(t *testing.T) {
 		for _, imp := range p.imports {
 			if imp == "google.golang.org/protobuf/encoding/protojson" || imp == module+"/internal/oracle" {
 				t.Errorf("%s imports %s; only tests and baselines may", p.path, imp)
+			}
+		}
+	}
+}
+
+// testOnly are the packages only tests may import.
+var testOnly = []string{"internal/thrifttest"}
+
+// TestTestOnlyPackages: no package imports a test-support package outside
+// its tests (go list's Imports leave the tests' out).
+func TestTestOnlyPackages(t *testing.T) {
+	for _, p := range listPackages(t) {
+		for _, imp := range p.local() {
+			if slices.Contains(testOnly, imp) {
+				t.Errorf("%s imports %s; only tests may", p.path, imp)
 			}
 		}
 	}

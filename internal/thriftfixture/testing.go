@@ -28,7 +28,7 @@ var benchIDL struct {
 func BenchType(t testing.TB, name string) *dynamic.Type {
 	t.Helper()
 	benchIDL.once.Do(func() {
-		dir, err := testdata()
+		dir, err := TestdataDir()
 		if err == nil {
 			benchIDL.file, err = idl.ParseFile("bench.thrift", idl.Options{FS: os.DirFS(dir)})
 		}
@@ -48,7 +48,7 @@ func BenchType(t testing.TB, name string) *dynamic.Type {
 // by its name and its protocol's extension (medium, binary).
 func ReadSpecimen(t testing.TB, name, ext string) []byte {
 	t.Helper()
-	dir, err := testdata()
+	dir, err := TestdataDir()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,9 +70,9 @@ func EachSpecimen(b *testing.B, fn func(b *testing.B, s Specimen, p wire.Protoco
 	}
 }
 
-// testdata finds thrift/testdata from the working directory, which go test
-// sets to the package's, inside the module.
-func testdata() (string, error) {
+// TestdataDir finds thrift/testdata from the working directory, which go
+// test sets to the package's, inside the module.
+func TestdataDir() (string, error) {
 	dir, err := os.Getwd()
 	if err != nil {
 		return "", err

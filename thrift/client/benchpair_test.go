@@ -9,6 +9,7 @@ import (
 
 	"github.com/rpckit/rpckit/internal/gen/thrift/rpckit/bench"
 	"github.com/rpckit/rpckit/internal/thriftfixture"
+	"github.com/rpckit/rpckit/internal/thrifttest"
 	"github.com/rpckit/rpckit/thrift/client"
 	"github.com/rpckit/rpckit/thrift/wire"
 )
@@ -24,13 +25,13 @@ import (
 //
 //	go test ./thrift/client -run '^$' -bench CallPair -benchtime 20x
 func BenchmarkCallPair(b *testing.B) {
-	for _, s := range []setup{
-		{transport: client.Framed}, {transport: client.Framed, protocol: wire.Compact},
-		{transport: client.Buffered}, {transport: client.Header},
+	for _, s := range []thrifttest.Setup{
+		{Transport: client.Framed}, {Transport: client.Framed, Protocol: wire.Compact},
+		{Transport: client.Buffered}, {Transport: client.Header},
 	} {
-		addr := serveApart(b, s)
+		addr := thrifttest.ServeApart(b, s)
 		for _, m := range []string{"Echo", "PutMedium"} {
-			b.Run(s.name()+"/"+m, func(b *testing.B) { pairRounds(b, rpckitSide(b, s, addr, m), apacheSide(b, s, addr, m)) })
+			b.Run(s.Name()+"/"+m, func(b *testing.B) { pairRounds(b, rpckitSide(b, s, addr, m), apacheSide(b, s, addr, m)) })
 		}
 	}
 }
@@ -42,9 +43,9 @@ type side func(w int) error
 
 func benchConc() int { return benchParallelism * runtime.GOMAXPROCS(0) }
 
-func rpckitSide(b *testing.B, s setup, addr, method string) side {
+func rpckitSide(b *testing.B, s thrifttest.Setup, addr, method string) side {
 	c := newClient(b, s, addr, func(o *client.Options) { o.MaxConns = benchConc() })
-	args := benchArgs(b, s.protocol, method)
+	args := benchArgs(b, s.Protocol, method)
 	outs := make([][]byte, benchConc())
 	ctx := b.Context()
 	return func(w int) error {
@@ -54,10 +55,10 @@ func rpckitSide(b *testing.B, s setup, addr, method string) side {
 	}
 }
 
-func apacheSide(b *testing.B, s setup, addr, method string) side {
+func apacheSide(b *testing.B, s thrifttest.Setup, addr, method string) side {
 	clients := make([]*bench.BenchServiceClient, benchConc())
 	for i := range clients {
-		clients[i] = bench.NewBenchServiceClient(apacheClient(b, s, addr))
+		clients[i] = bench.NewBenchServiceClient(thrifttest.Client(b, s, addr))
 	}
 	small, medium := thriftfixture.Small(), thriftfixture.Medium()
 	ctx := b.Context()

@@ -1,5 +1,5 @@
 """BenchService (thrift/testdata/bench.thrift) served by the Apache Thrift
-Python library, for thrift/client's interop tests.
+Python library, for the interop tests (internal/thrifttest).
 
     python3 bench_server.py GEN_DIR TRANSPORT PROTOCOL
 
