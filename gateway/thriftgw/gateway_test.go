@@ -63,7 +63,11 @@ func newEnvClient(t testing.TB, c *client.Client, h *handler, addr string, mod f
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := loadIDL(t, "testdata/bench_http.thrift")
+	f, err := idl.ParseFile("gateway/thriftgw/testdata/bench_http.thrift",
+		idl.Options{FS: os.DirFS("../.."), IncludePaths: []string{"thrift/testdata"}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := gw.Load(f); err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +162,7 @@ func TestGetPathAndQuery(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.same("Medium", body, &bench.Medium{}, want)
+	e.same("bench.Medium", body, &bench.Medium{}, want)
 }
 
 func TestPostHeaderCookieQueryBody(t *testing.T) {
@@ -175,7 +179,7 @@ func TestPostHeaderCookieQueryBody(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.same("Medium", got, &bench.Medium{}, want)
+	e.same("bench.Medium", got, &bench.Medium{}, want)
 }
 
 func TestPutBracePathParam(t *testing.T) {
@@ -188,7 +192,7 @@ func TestPutBracePathParam(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.same("Medium", got, &bench.Medium{}, want)
+	e.same("bench.Medium", got, &bench.Medium{}, want)
 }
 
 func TestEchoAndGenericRoute(t *testing.T) {
@@ -206,7 +210,7 @@ func TestEchoAndGenericRoute(t *testing.T) {
 		if code != 200 {
 			t.Fatalf("%s: status %d: %s", c.path, code, got)
 		}
-		e.same("Small", got, &bench.Small{}, want)
+		e.same("bench.Small", got, &bench.Small{}, want)
 	}
 	code, got := e.do("POST", "/BenchService/Grow", `{"seed": {"title": "s"}, "pages": 2}`)
 	if code != 200 {
@@ -216,7 +220,7 @@ func TestEchoAndGenericRoute(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.same("Large", got, &bench.Large{}, wantL)
+	e.same("bench.Large", got, &bench.Large{}, wantL)
 }
 
 func TestDeclaredException(t *testing.T) {
@@ -295,7 +299,7 @@ func TestUpstreamDown(t *testing.T) {
 }
 
 func TestMaskAndReload(t *testing.T) {
-	e := newEnv(t, func(o *thriftgw.Options) { o.Mask = map[string][]string{"Medium": {"tags", "labels"}} })
+	e := newEnv(t, func(o *thriftgw.Options) { o.Mask = map[string][]string{"bench.Medium": {"tags", "labels"}} })
 	code, got := e.do("GET", "/v1/medium/1?title=t", "")
 	if code != 200 {
 		t.Fatalf("%d %s", code, got)
@@ -303,7 +307,9 @@ func TestMaskAndReload(t *testing.T) {
 	if strings.Contains(got, "tags") || strings.Contains(got, "labels") || !strings.Contains(got, `"total":1`) {
 		t.Fatalf("masked reply %s", got)
 	}
-	// Reload an IDL without annotated routes: only POST /Service/method stays.
+	// Reload an IDL without annotated routes: only POST /Service/method
+	// stays (with no mask: bench.Medium is Medium inside bench.thrift).
+	e = newEnv(t, nil)
 	if err := e.gw.Load(loadIDL(t, "../../thrift/testdata/bench.thrift")); err != nil {
 		t.Fatal(err)
 	}
