@@ -16,6 +16,7 @@ import (
 	"github.com/apache/thrift/lib/go/thrift"
 	"github.com/rpckit/rpckit/gateway/thriftgw"
 	"github.com/rpckit/rpckit/internal/gen/thrift/rpckit/bench"
+	"github.com/rpckit/rpckit/internal/thrifttest"
 	"github.com/rpckit/rpckit/thrift/client"
 	"github.com/rpckit/rpckit/thrift/dynamic"
 	"github.com/rpckit/rpckit/thrift/idl"
@@ -31,7 +32,7 @@ type env struct {
 	apache *bench.BenchServiceClient
 	idl    *idl.File
 	types  dynamic.Cache
-	h      *handler
+	h      *thrifttest.Handler
 }
 
 func loadIDL(t testing.TB, name string) *idl.File {
@@ -44,8 +45,8 @@ func loadIDL(t testing.TB, name string) *idl.File {
 }
 
 func newEnv(t testing.TB, mod func(*thriftgw.Options)) *env {
-	h := &handler{events: make(chan string, 4)}
-	addr := serveApache(t, h)
+	h := thrifttest.NewHandler()
+	addr := thrifttest.Serve(t, thrifttest.Setup{}, h)
 	c, err := client.New(client.Options{Addr: addr, Timeout: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
@@ -54,7 +55,7 @@ func newEnv(t testing.TB, mod func(*thriftgw.Options)) *env {
 	return newEnvClient(t, c, h, addr, mod)
 }
 
-func newEnvClient(t testing.TB, c *client.Client, h *handler, addr string, mod func(*thriftgw.Options)) *env {
+func newEnvClient(t testing.TB, c *client.Client, h *thrifttest.Handler, addr string, mod func(*thriftgw.Options)) *env {
 	opts := thriftgw.Options{Client: c}
 	if mod != nil {
 		mod(&opts)
@@ -75,7 +76,7 @@ func newEnvClient(t testing.TB, c *client.Client, h *handler, addr string, mod f
 	t.Cleanup(srv.Close)
 	e := &env{t: t, gw: gw, srv: srv, idl: f, h: h}
 	if h != nil {
-		e.apache = apacheClient(t, addr)
+		e.apache = bench.NewBenchServiceClient(thrifttest.Client(t, thrifttest.Setup{}, addr))
 	}
 	return e
 }
@@ -252,7 +253,7 @@ func TestOneway(t *testing.T) {
 		t.Fatalf("Notify: %d %s", code, got)
 	}
 	select {
-	case ev := <-e.h.events:
+	case ev := <-e.h.Events:
 		if ev != "a/b/c" {
 			t.Errorf("event %q, want a/b/c", ev)
 		}

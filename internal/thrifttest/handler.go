@@ -67,7 +67,7 @@ func (h *Handler) GetMedium(ctx context.Context, id int64, title string) (*bench
 	if id < 0 {
 		return nil, &bench.BenchError{Code: int32(id), Message: title}
 	}
-	return &bench.Medium{Title: title, Total: id, Tags: []string{"a", "b"}}, nil
+	return &bench.Medium{Title: title, Total: id, Tags: []string{"a", "b"}, Labels: map[string]string{"k": "v"}}, nil
 }
 
 // PutMedium returns req.

@@ -34,7 +34,7 @@ class Handler:
     def GetMedium(self, id, title):
         if id < 0:
             raise BenchError(code=id, message=title)
-        return Medium(title=title, total=id, tags=["a", "b"])
+        return Medium(title=title, total=id, tags=["a", "b"], labels={"k": "v"})
 
     def PutMedium(self, req):
         return req
