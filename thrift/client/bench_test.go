@@ -23,14 +23,23 @@ import (
 //
 //	go test ./thrift/client -run '^$' -bench Call -benchtime 20000x
 func BenchmarkCall(b *testing.B) {
+	eachBenchCall(b, func(b *testing.B, name string, s thrifttest.Setup, addr, m string) {
+		b.Run(name+"/rpckit", func(b *testing.B) { benchRPCKit(b, s, addr, m) })
+		b.Run(name+"/apache", func(b *testing.B) { benchApache(b, s, addr, m) })
+	})
+}
+
+// eachBenchCall calls fn for each setup the benchmarks measure, with the
+// address of the Apache Go server of it in another process, and each
+// method they call; name is the setup's and the method's.
+func eachBenchCall(b *testing.B, fn func(b *testing.B, name string, s thrifttest.Setup, addr, method string)) {
 	for _, s := range []thrifttest.Setup{
 		{Transport: client.Framed}, {Transport: client.Framed, Protocol: wire.Compact},
 		{Transport: client.Buffered}, {Transport: client.Header},
 	} {
 		addr := thrifttest.ServeApart(b, s)
 		for _, m := range []string{"Echo", "PutMedium"} {
-			b.Run(s.Name()+"/"+m+"/rpckit", func(b *testing.B) { benchRPCKit(b, s, addr, m) })
-			b.Run(s.Name()+"/"+m+"/apache", func(b *testing.B) { benchApache(b, s, addr, m) })
+			fn(b, s.Name()+"/"+m, s, addr, m)
 		}
 	}
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/rpckit/rpckit/internal/thriftfixture"
 	"github.com/rpckit/rpckit/internal/thrifttest"
 	"github.com/rpckit/rpckit/thrift/client"
-	"github.com/rpckit/rpckit/thrift/wire"
 )
 
 // BenchmarkCallPair measures this client against the Apache Go generated
@@ -25,15 +24,9 @@ import (
 //
 //	go test ./thrift/client -run '^$' -bench CallPair -benchtime 20x
 func BenchmarkCallPair(b *testing.B) {
-	for _, s := range []thrifttest.Setup{
-		{Transport: client.Framed}, {Transport: client.Framed, Protocol: wire.Compact},
-		{Transport: client.Buffered}, {Transport: client.Header},
-	} {
-		addr := thrifttest.ServeApart(b, s)
-		for _, m := range []string{"Echo", "PutMedium"} {
-			b.Run(s.Name()+"/"+m, func(b *testing.B) { pairRounds(b, rpckitSide(b, s, addr, m), apacheSide(b, s, addr, m)) })
-		}
-	}
+	eachBenchCall(b, func(b *testing.B, name string, s thrifttest.Setup, addr, m string) {
+		b.Run(name, func(b *testing.B) { pairRounds(b, rpckitSide(b, s, addr, m), apacheSide(b, s, addr, m)) })
+	})
 }
 
 const roundCalls = 2000
