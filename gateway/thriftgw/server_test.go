@@ -1,13 +1,11 @@
 package thriftgw_test
 
 import (
-	"log/slog"
 	"os"
 	"testing"
+
+	"github.com/rpckit/rpckit/internal/thrifttest"
 )
 
 // TestMain quiets the Apache server's logging.
-func TestMain(m *testing.M) {
-	slog.SetDefault(slog.New(slog.DiscardHandler))
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { os.Exit(thrifttest.Main(m)) }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"os"
 	"os/exec"
@@ -15,16 +16,30 @@ import (
 )
 
 // childEnv, set to "transport protocol" (as numbers), makes a test binary
-// that calls ServeChild from its TestMain an Apache Go server of
+// whose TestMain runs Main an Apache Go server of
 // BenchService instead: it prints its address and serves until its stdin
 // closes. Allocation counts and CPU time then measure the client alone,
 // the server being another process.
 const childEnv = "RPCKIT_THRIFTTEST_SERVE"
 
-// ServeChild, first thing in a TestMain, serves when ServeApart started
-// the test binary, and reports the exit code and true; otherwise it
-// returns false at once.
-func ServeChild() (code int, served bool) {
+// Main is a TestMain's body for tests that serve with this package:
+//
+//	func TestMain(m *testing.M) { os.Exit(thrifttest.Main(m)) }
+//
+// It quiets the log of the Apache server, which reports the connections
+// tests break on purpose, and then serves when ServeApart started the test
+// binary, or runs the tests.
+func Main(m *testing.M) int {
+	slog.SetDefault(slog.New(slog.DiscardHandler))
+	if code, served := serveChild(); served {
+		return code
+	}
+	return m.Run()
+}
+
+// serveChild serves when ServeApart started the test binary, and reports
+// the exit code and true; otherwise it returns false at once.
+func serveChild() (code int, served bool) {
 	v := os.Getenv(childEnv)
 	if v == "" {
 		return 0, false
@@ -53,7 +68,7 @@ func ServeChild() (code int, served bool) {
 
 // ServeApart starts the test binary as a server for s (its transport and
 // protocol) in another process and returns its address; the process ends
-// with the test. The binary's TestMain must call ServeChild.
+// with the test. The binary's TestMain must run Main.
 func ServeApart(t testing.TB, s Setup) string {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")

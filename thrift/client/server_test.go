@@ -1,7 +1,6 @@
 package client_test
 
 import (
-	"log/slog"
 	"os"
 	"testing"
 	"time"
@@ -10,16 +9,11 @@ import (
 	"github.com/rpckit/rpckit/thrift/client"
 )
 
-// TestMain quiets the Apache server's logging of the connections the
-// error tests break on purpose, and serves instead when the test binary is
-// a server in another process (thrifttest.ServeApart).
-func TestMain(m *testing.M) {
-	slog.SetDefault(slog.New(slog.DiscardHandler))
-	if code, served := thrifttest.ServeChild(); served {
-		os.Exit(code)
-	}
-	os.Exit(m.Run())
-}
+// TestMain quiets the Apache server's logs of the connections tests
+// break, and serves instead when the test binary is a server in another
+// process (thrifttest.ServeApart), so that allocation counts and CPU time
+// see the client alone.
+func TestMain(m *testing.M) { os.Exit(thrifttest.Main(m)) }
 
 func newClient(t testing.TB, s thrifttest.Setup, addr string, mod func(*client.Options)) *client.Client {
 	t.Helper()

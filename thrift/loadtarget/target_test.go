@@ -3,7 +3,6 @@ package loadtarget_test
 import (
 	"context"
 	"errors"
-	"log/slog"
 	"net"
 	"os"
 	"strings"
@@ -20,16 +19,11 @@ import (
 	"github.com/rpckit/rpckit/thrift/wire"
 )
 
-// TestMain quiets the server's logs of broken connections, and serves
-// instead when the test binary is a server in another process
-// (thrifttest.ServeApart), so that allocation counts see the client alone.
-func TestMain(m *testing.M) {
-	slog.SetDefault(slog.New(slog.DiscardHandler))
-	if code, served := thrifttest.ServeChild(); served {
-		os.Exit(code)
-	}
-	os.Exit(m.Run())
-}
+// TestMain quiets the Apache server's logs of the connections tests
+// break, and serves instead when the test binary is a server in another
+// process (thrifttest.ServeApart), so that allocation counts and CPU time
+// see the client alone.
+func TestMain(m *testing.M) { os.Exit(thrifttest.Main(m)) }
 
 // serve serves BenchService, framed binary, on loopback until the test
 // ends.
