@@ -21,6 +21,7 @@
 # and network access once, to install ghz into the cache.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh
 RUNS=${1:-3}
 SECS=${2:-10}
 INFLIGHT=48
@@ -32,37 +33,12 @@ if [ -z "$ghz" ]; then
   ghz=$cache/bin/ghz
   [ -x "$ghz" ] || GOBIN="$cache/bin" go install github.com/bojand/ghz/cmd/ghz@v0.121.0
 fi
-tmp=$(mktemp -d)
-go build -o "$tmp/rpckit" ./cmd/rpckit
-go build -o "$tmp/testserver" ./bench/internal/testserver
-go build -o "$tmp/cputime" ./bench/internal/cputime
+bench_init
+build cmd/rpckit bench/internal/testserver bench/internal/cputime
 
-taskset -c 1 "$tmp/testserver" > "$tmp/addr" &
-server=$!
-trap 'kill $server 2>/dev/null; rm -rf "$tmp"' EXIT
-for _ in $(seq 50); do [ -s "$tmp/addr" ] && break; sleep 0.1; done
-addr=$(cat "$tmp/addr")
+start "$tmp/addr" taskset -c 1 "$tmp/testserver"
+addr=$(wait_for "$tmp/addr" '127\.0\.0\.1:[0-9]+')
 echo "uptime before: $(uptime)"
-
-# client NAME RUN CMD...: runs CMD pinned to CPU 0 under cputime; appends
-# "NAME RUN CPU_SECONDS CALLS RPS ERRORS" to results.
-client() {
-  local name=$1 run=$2
-  shift 2
-  taskset -c 0 "$tmp/cputime" "$tmp/cpu" "$@" > "$tmp/out.json"
-  python3 - "$name" "$run" "$tmp/cpu" "$tmp/out.json" >> "$tmp/results" <<'PY'
-import json, sys
-name, run, cpu, out = sys.argv[1:]
-user, sys_ = map(float, open(cpu).read().split())
-d = json.load(open(out))
-if "count" in d:  # ghz
-    calls, rps = d["count"], d["rps"]
-    errors = sum(v for k, v in d.get("statusCodeDistribution", {}).items() if k != "OK")
-else:             # rpckit
-    calls, rps, errors = d["calls"], d["rps"], d["errors"]
-print(name, run, user + sys_, calls, rps, errors)
-PY
-}
 
 for run in $(seq "$RUNS"); do
   client lean "$run" "$tmp/rpckit" bench --engine lean --plaintext -c $INFLIGHT --duration ${SECS}s --format json "$addr" $METHOD
@@ -73,23 +49,11 @@ done
 
 echo
 echo "Closed loop, $INFLIGHT in flight, $SECS s, medians of $RUNS runs (client on CPU 0, server on CPU 1):"
-python3 - "$tmp/results" <<'PY'
-import statistics, sys
-rows = {}
-for line in open(sys.argv[1]):
-    name, run, cpu, calls, rps, errors = line.split()
-    rows.setdefault(name, []).append((float(cpu), int(calls), float(rps), int(errors)))
-def med(name, f):
-    return statistics.median(f(r) for r in rows[name])
-cpu_per_k = lambda r: r[0] * 1e6 / r[1]  # ms per 1,000 calls
-print(f"{'client':<20} {'CPU ms/1k calls':>16} {'req/s':>10} {'errors':>7} {'CPU vs ghz':>11}  runs (ms/1k)")
-base = med("ghz", cpu_per_k)
-labels = {"lean": "rpckit --engine lean", "grpc": "rpckit --engine grpc", "ghz": "ghz v0.121.0"}
-for name in ("lean", "grpc", "ghz"):
-    c = med(name, cpu_per_k)
-    runs = " ".join(f"{cpu_per_k(r):.2f}" for r in rows[name])
-    print(f"{labels[name]:<20} {c:>16.2f} {med(name, lambda r: r[2]):>10.0f} {max(r[3] for r in rows[name]):>7} {c / base:>10.3f}x  {runs}")
-lean = med("lean", cpu_per_k)
+cpu_table ghz lean="rpckit --engine lean" grpc="rpckit --engine grpc" ghz="ghz v0.121.0"
+python3 - "$tmp/medians" <<'PY'
+import sys
+med = {name: float(cpu) for name, cpu, _ in (line.split() for line in open(sys.argv[1]))}
+lean, base = med["lean"], med["ghz"]
 print(f"targets: lean <= 10 ms per 1,000 calls: {'met' if lean <= 10 else 'MISSED'} ({lean:.2f});"
       f" lean <= 1/4 of ghz: {'met' if lean <= base / 4 else 'MISSED'} (1/{base / lean:.1f})")
 PY

@@ -22,46 +22,26 @@
 # every process is stopped on exit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh
 RUNS=${RUNS:-3}
 DURATION=${DURATION:-5s}
 C=${C:-16}
 WARMUP=${WARMUP:-1s}
 MODES=${MODES:-rest connect-json connect-proto}
 
-tmp=$(mktemp -d)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-go build -o "$tmp/rpckit" ./cmd/rpckit
-go build -o "$tmp/gwbench" ./bench/internal/gwbench
+bench_init
+build cmd/rpckit bench/internal/gwbench
 "$tmp/gwbench" medium > "$tmp/medium.json"
 "$tmp/gwbench" medium -proto > "$tmp/medium.pb"
 
-# wait_for FILE PATTERN: the first match of PATTERN in FILE, within 10 s.
-wait_for() {
-  for _ in $(seq 100); do
-    if grep -qoE "$2" "$1" 2>/dev/null; then grep -oE "$2" "$1" | head -1; return; fi
-    sleep 0.1
-  done
-  echo "no $2 in $1" >&2; cat "$1" >&2; exit 1
-}
-
-taskset -c 1 "$tmp/gwbench" upstream > "$tmp/upstream.out" &
-pids+=($!)
+start "$tmp/upstream.out" taskset -c 1 "$tmp/gwbench" upstream
 up=$(wait_for "$tmp/upstream.out" '127\.0\.0\.1:[0-9]+')
-taskset -c 0 "$tmp/rpckit" gateway --upstream "$up" --plaintext --listen 127.0.0.1:0 \
-  --quiet --reload 0 2> "$tmp/ours.out" &
-pids+=($!)
 declare -A pid url
+start "$tmp/ours.out" taskset -c 0 "$tmp/rpckit" gateway --upstream "$up" --plaintext --listen 127.0.0.1:0 \
+  --quiet --reload 0
 pid[ours]=$!
 url[ours]=$(wait_for "$tmp/ours.out" 'http://127\.0\.0\.1:[0-9]+')
-taskset -c 0 "$tmp/gwbench" vanguard -upstream "$up" > "$tmp/theirs.out" &
-pids+=($!)
+start "$tmp/theirs.out" taskset -c 0 "$tmp/gwbench" vanguard -upstream "$up"
 pid[theirs]=$!
 url[theirs]=http://$(wait_for "$tmp/theirs.out" '127\.0\.0\.1:[0-9]+')
 
@@ -86,13 +66,7 @@ bench() {
 }
 
 for mode in $MODES; do
-  for run in $(seq "$RUNS"); do
-    if (( run % 2 )); then
-      bench ours "$mode" "$run"; bench theirs "$mode" "$run"
-    else
-      bench theirs "$mode" "$run"; bench ours "$mode" "$run"
-    fi
-  done
+  alternate "$RUNS" bench "$mode"
 done
 
 python3 - "$tmp" "$RUNS" "$C" "$DURATION" "$(getconf CLK_TCK)" $MODES <<'PY'

@@ -19,36 +19,17 @@
 # Loopback only; the server is stopped on exit. Needs taskset and python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh
 RUNS=${1:-3}
 SECS=${2:-10}
 INFLIGHT=${3:-16}
-tmp=$(mktemp -d)
-go build -o "$tmp/rpckit" ./cmd/rpckit
-go build -o "$tmp/thriftpeer" ./bench/internal/thriftpeer
-go build -o "$tmp/cputime" ./bench/internal/cputime
+bench_init
+build cmd/rpckit bench/internal/thriftpeer bench/internal/cputime
 "$tmp/thriftpeer" args "$tmp/echo.args"
 
-taskset -c 1 "$tmp/thriftpeer" serve > "$tmp/addr" &
-server=$!
-trap 'kill $server 2>/dev/null; rm -rf "$tmp"' EXIT
-for _ in $(seq 50); do [ -s "$tmp/addr" ] && break; sleep 0.1; done
-addr=$(cat "$tmp/addr")
+start "$tmp/addr" taskset -c 1 "$tmp/thriftpeer" serve
+addr=$(wait_for "$tmp/addr" '127\.0\.0\.1:[0-9]+')
 echo "uptime before: $(uptime)"
-
-# client NAME RUN CMD...: runs CMD pinned to CPU 0 under cputime; appends
-# "NAME RUN CPU_SECONDS CALLS RPS ERRORS" to results.
-client() {
-  local name=$1 run=$2
-  shift 2
-  taskset -c 0 "$tmp/cputime" "$tmp/cpu" "$@" > "$tmp/out.json"
-  python3 - "$name" "$run" "$tmp/cpu" "$tmp/out.json" >> "$tmp/results" <<'PY'
-import json, sys
-name, run, cpu, out = sys.argv[1:]
-user, sys_ = map(float, open(cpu).read().split())
-d = json.load(open(out))
-print(name, run, user + sys_, d["calls"], d["rps"], d["errors"])
-PY
-}
 
 for run in $(seq "$RUNS"); do
   client rpckit "$run" "$tmp/rpckit" bench --idl thrift/testdata/bench.thrift -c "$INFLIGHT" --duration "${SECS}s" \
@@ -58,23 +39,12 @@ done
 
 echo
 echo "Echo(Small), framed binary, closed loop, $INFLIGHT in flight on $INFLIGHT connections, $SECS s, medians of $RUNS runs (client on CPU 0, server on CPU 1):"
-python3 - "$tmp/results" <<'PY'
-import statistics, sys
-rows = {}
-for line in open(sys.argv[1]):
-    name, run, cpu, calls, rps, errors = line.split()
-    rows.setdefault(name, []).append((float(cpu), int(calls), float(rps), int(errors)))
-def med(name, f):
-    return statistics.median(f(r) for r in rows[name])
-cpu_per_k = lambda r: r[0] * 1e6 / r[1]  # ms per 1,000 calls
-labels = {"rpckit": "rpckit bench --idl", "apache": "Apache Go client loop"}
-print(f"{'client':<22} {'CPU ms/1k calls':>16} {'req/s':>10} {'errors':>7} {'CPU vs Apache':>14}  runs (ms/1k)")
-base = med("apache", cpu_per_k)
-for name in ("rpckit", "apache"):
-    c = med(name, cpu_per_k)
-    runs = " ".join(f"{cpu_per_k(r):.2f}" for r in rows[name])
-    print(f"{labels[name]:<22} {c:>16.2f} {med(name, lambda r: r[2]):>10.0f} {max(r[3] for r in rows[name]):>7} {c / base:>13.3f}x  {runs}")
-ours, rate_ok = med("rpckit", cpu_per_k), med("rpckit", lambda r: r[2]) >= med("apache", lambda r: r[2])
+cpu_table apache rpckit="rpckit bench --idl" apache="Apache Go client loop"
+python3 - "$tmp/medians" <<'PY'
+import sys
+med = {name: (float(cpu), float(rps)) for name, cpu, rps in (line.split() for line in open(sys.argv[1]))}
+(ours, ours_rps), (base, base_rps) = med["rpckit"], med["apache"]
+rate_ok = ours_rps >= base_rps
 print(f"target: rpckit <= 0.5x the Apache client's CPU per call at equal or higher req/s: "
       f"{'met' if ours <= base / 2 and rate_ok else 'MISSED'} ({ours / base:.3f}x, req/s {'>=' if rate_ok else '<'} Apache's)")
 PY

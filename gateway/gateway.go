@@ -12,6 +12,7 @@ import (
 
 	"github.com/rpckit/rpckit/dynamic"
 	"github.com/rpckit/rpckit/internal/bodytimeout"
+	"github.com/rpckit/rpckit/internal/gwmetrics"
 	"github.com/rpckit/rpckit/invoke"
 	"github.com/rpckit/rpckit/schema"
 	"google.golang.org/grpc/codes"
@@ -66,7 +67,7 @@ type Gateway struct {
 	opts    Options
 	state   atomic.Pointer[state] // nil until the first Load
 	loading sync.Mutex            // one Load at a time
-	metrics *metrics              // nil unless Options.Metrics
+	metrics *gwmetrics.Metrics    // nil unless Options.Metrics
 }
 
 // state is what a reload replaces.
@@ -115,7 +116,7 @@ func (g *Gateway) serveOwn(st *state, rec *statusRecorder, w http.ResponseWriter
 		return true
 	}
 	if g.metrics != nil && r.URL.Path == metricsPath && r.Method == http.MethodGet {
-		g.metrics.handler.ServeHTTP(w, r)
+		g.metrics.ServeHTTP(w, r)
 		return true
 	}
 	if g.opts.Probes && r.Method == http.MethodGet && g.probe(w, r.URL.Path, st != nil) {
@@ -145,7 +146,7 @@ func (g *Gateway) serveCall(st *state, rec *statusRecorder, r *http.Request, sta
 func (g *Gateway) done(r *http.Request, route *Route, protocol, metricCode string, code codes.Code, httpStatus int, start time.Time) {
 	d := time.Since(start)
 	if g.metrics != nil {
-		g.metrics.observe(route, protocol, metricCode, d)
+		g.metrics.Observe(protocol, routeLabel(route), metricCode, d)
 	}
 	g.logAccess(r, httpStatus, code.String(), route, d)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/rpckit/rpckit/dynamic"
 	"github.com/rpckit/rpckit/internal/bodytimeout"
+	"github.com/rpckit/rpckit/internal/gwmetrics"
 	"github.com/rpckit/rpckit/invoke"
 	"github.com/rpckit/rpckit/schema"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -50,7 +51,7 @@ func NewPending(opts Options) (*Gateway, error) {
 	}
 	g := &Gateway{opts: opts}
 	if opts.Metrics {
-		g.metrics = newMetrics()
+		g.metrics = gwmetrics.New()
 	}
 	return g, nil
 }

@@ -89,6 +89,7 @@ func (o TLSOptions) Config() (*tls.Config, error) {
 type Conn struct {
 	cc     *grpc.ClientConn
 	target string
+	dns    string // the name the target resolves by DNS, "" if none
 	probe  *probe
 	web    *webClient // the calls' client, for gRPC-Web and Connect
 }
@@ -153,6 +154,9 @@ func NewConn(target string, opts DialOptions) (*Conn, error) {
 		return nil, fmt.Errorf("invoke: target %q: %w", target, err)
 	}
 	c := &Conn{cc: cc, target: target, probe: p}
+	if len(opts.Addresses) == 0 {
+		c.dns = dnsName(target)
+	}
 	if opts.Protocol.web() {
 		if c.web, err = newWebClient(target, opts, p); err != nil {
 			cc.Close()
@@ -212,21 +216,26 @@ func (c *Conn) WaitReady(ctx context.Context, timeout time.Duration) error {
 		case connectivity.Ready:
 			return nil
 		case connectivity.TransientFailure, connectivity.Shutdown:
-			return c.connectError("", nil)
+			return c.connectError(ctx, "", nil)
 		}
 		if !c.cc.WaitForStateChange(ctx, state) {
 			if ctx.Err() == context.Canceled {
 				return fmt.Errorf("invoke: connect to %s: %w", c.target, context.Canceled)
 			}
-			return c.connectError(" within "+timeout.String(), ctx.Err())
+			return c.connectError(ctx, " within "+timeout.String(), ctx.Err())
 		}
 	}
 }
 
-func (c *Conn) connectError(within string, fallback error) error {
+// connectError names the target and the cause: the last dial or
+// handshake error, else fallback, else a name that did not resolve.
+func (c *Conn) connectError(ctx context.Context, within string, fallback error) error {
 	cause := c.probe.last()
 	if cause == nil {
 		cause = fallback
+	}
+	if cause == nil {
+		cause = unresolved(ctx, c.dns)
 	}
 	if cause == nil {
 		cause = errors.New("connection failed")

@@ -185,7 +185,7 @@ func (w *webClient) ready(ctx context.Context, c *Conn, timeout time.Duration) e
 		if errors.Is(err, context.Canceled) {
 			return fmt.Errorf("invoke: connect to %s: %w", c.target, context.Canceled)
 		}
-		return c.connectError("", err)
+		return c.connectError(ctx, "", err)
 	}
 	return nc.Close()
 }

@@ -46,11 +46,7 @@ func method(name protoreflect.Name) protoreflect.MethodDescriptor {
 
 func dialWeb(t *testing.T, opts invoke.DialOptions) *invoke.Conn {
 	t.Helper()
-	srv, err := rpctest.StartConnect()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.Stop)
+	srv := rpctest.Connect(t)
 	opts.Plaintext = true
 	conn, err := invoke.Dial(context.Background(), srv.Addr, opts)
 	if err != nil {

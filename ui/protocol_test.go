@@ -16,11 +16,7 @@ import (
 // reflection is gRPC), failures keep their code and details, and load
 // tests run on the connect engine.
 func TestConnectProtocols(t *testing.T) {
-	srv, err := rpctest.StartConnect()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.Stop)
+	srv := rpctest.Connect(t)
 	protoset := filepath.Join(t.TempDir(), "test.protoset")
 	if err := rpctest.WriteProtoset(protoset); err != nil {
 		t.Fatal(err)

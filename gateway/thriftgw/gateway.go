@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/rpckit/rpckit/internal/gwmetrics"
 	"github.com/rpckit/rpckit/thrift/client"
 	"github.com/rpckit/rpckit/thrift/dynamic"
 	"github.com/rpckit/rpckit/thrift/idl"
@@ -52,7 +53,7 @@ const (
 type Gateway struct {
 	opts    Options
 	state   atomic.Pointer[state] // nil until the first Load
-	metrics *metrics              // nil unless Options.Metrics
+	metrics *gwmetrics.Metrics    // nil unless Options.Metrics
 	scratch scratchPool
 }
 
@@ -70,7 +71,7 @@ func New(opts Options) (*Gateway, error) {
 	}
 	g := &Gateway{opts: opts.withDefaults()}
 	if opts.Metrics {
-		g.metrics = newMetrics()
+		g.metrics = gwmetrics.New()
 	}
 	return g, nil
 }
@@ -134,7 +135,7 @@ func compileMasks(f *idl.File, cache *dynamic.Cache, specs map[string][]string) 
 
 func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if g.metrics != nil && r.URL.Path == metricsPath && r.Method == http.MethodGet {
-		g.metrics.handler.ServeHTTP(w, r)
+		g.metrics.ServeHTTP(w, r)
 		return
 	}
 	start := time.Now()
@@ -142,7 +143,7 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer g.scratch.put(sc)
 	route := g.serve(sc, r)
 	if g.metrics != nil {
-		g.metrics.observe(route, sc.rec.code(), time.Since(start))
+		observe(g.metrics, route, sc.rec.code(), time.Since(start))
 	}
 	g.logAccess(r, sc.rec.code(), time.Since(start))
 }

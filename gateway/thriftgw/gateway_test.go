@@ -16,6 +16,7 @@ import (
 	"github.com/apache/thrift/lib/go/thrift"
 	"github.com/rpckit/rpckit/gateway/thriftgw"
 	"github.com/rpckit/rpckit/internal/gen/thrift/rpckit/bench"
+	"github.com/rpckit/rpckit/internal/thrifttest"
 	"github.com/rpckit/rpckit/thrift/client"
 	"github.com/rpckit/rpckit/thrift/dynamic"
 	"github.com/rpckit/rpckit/thrift/idl"
@@ -31,7 +32,7 @@ type env struct {
 	apache *bench.BenchServiceClient
 	idl    *idl.File
 	types  dynamic.Cache
-	h      *handler
+	h      *thrifttest.Handler
 }
 
 func loadIDL(t testing.TB, name string) *idl.File {
@@ -44,8 +45,8 @@ func loadIDL(t testing.TB, name string) *idl.File {
 }
 
 func newEnv(t testing.TB, mod func(*thriftgw.Options)) *env {
-	h := &handler{events: make(chan string, 4)}
-	addr := serveApache(t, h)
+	h := thrifttest.NewHandler()
+	addr := thrifttest.Serve(t, thrifttest.Setup{}, h)
 	c, err := client.New(client.Options{Addr: addr, Timeout: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
@@ -54,7 +55,7 @@ func newEnv(t testing.TB, mod func(*thriftgw.Options)) *env {
 	return newEnvClient(t, c, h, addr, mod)
 }
 
-func newEnvClient(t testing.TB, c *client.Client, h *handler, addr string, mod func(*thriftgw.Options)) *env {
+func newEnvClient(t testing.TB, c *client.Client, h *thrifttest.Handler, addr string, mod func(*thriftgw.Options)) *env {
 	opts := thriftgw.Options{Client: c}
 	if mod != nil {
 		mod(&opts)
@@ -63,7 +64,11 @@ func newEnvClient(t testing.TB, c *client.Client, h *handler, addr string, mod f
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := loadIDL(t, "testdata/bench_http.thrift")
+	f, err := idl.ParseFile("gateway/thriftgw/testdata/bench_http.thrift",
+		idl.Options{FS: os.DirFS("../.."), IncludePaths: []string{"thrift/testdata"}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := gw.Load(f); err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +76,7 @@ func newEnvClient(t testing.TB, c *client.Client, h *handler, addr string, mod f
 	t.Cleanup(srv.Close)
 	e := &env{t: t, gw: gw, srv: srv, idl: f, h: h}
 	if h != nil {
-		e.apache = apacheClient(t, addr)
+		e.apache = bench.NewBenchServiceClient(thrifttest.Client(t, thrifttest.Setup{}, addr))
 	}
 	return e
 }
@@ -158,7 +163,7 @@ func TestGetPathAndQuery(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.same("Medium", body, &bench.Medium{}, want)
+	e.same("bench.Medium", body, &bench.Medium{}, want)
 }
 
 func TestPostHeaderCookieQueryBody(t *testing.T) {
@@ -175,7 +180,7 @@ func TestPostHeaderCookieQueryBody(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.same("Medium", got, &bench.Medium{}, want)
+	e.same("bench.Medium", got, &bench.Medium{}, want)
 }
 
 func TestPutBracePathParam(t *testing.T) {
@@ -188,7 +193,7 @@ func TestPutBracePathParam(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.same("Medium", got, &bench.Medium{}, want)
+	e.same("bench.Medium", got, &bench.Medium{}, want)
 }
 
 func TestEchoAndGenericRoute(t *testing.T) {
@@ -206,7 +211,7 @@ func TestEchoAndGenericRoute(t *testing.T) {
 		if code != 200 {
 			t.Fatalf("%s: status %d: %s", c.path, code, got)
 		}
-		e.same("Small", got, &bench.Small{}, want)
+		e.same("bench.Small", got, &bench.Small{}, want)
 	}
 	code, got := e.do("POST", "/BenchService/Grow", `{"seed": {"title": "s"}, "pages": 2}`)
 	if code != 200 {
@@ -216,7 +221,7 @@ func TestEchoAndGenericRoute(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.same("Large", got, &bench.Large{}, wantL)
+	e.same("bench.Large", got, &bench.Large{}, wantL)
 }
 
 func TestDeclaredException(t *testing.T) {
@@ -248,7 +253,7 @@ func TestOneway(t *testing.T) {
 		t.Fatalf("Notify: %d %s", code, got)
 	}
 	select {
-	case ev := <-e.h.events:
+	case ev := <-e.h.Events:
 		if ev != "a/b/c" {
 			t.Errorf("event %q, want a/b/c", ev)
 		}
@@ -295,7 +300,7 @@ func TestUpstreamDown(t *testing.T) {
 }
 
 func TestMaskAndReload(t *testing.T) {
-	e := newEnv(t, func(o *thriftgw.Options) { o.Mask = map[string][]string{"Medium": {"tags", "labels"}} })
+	e := newEnv(t, func(o *thriftgw.Options) { o.Mask = map[string][]string{"bench.Medium": {"tags", "labels"}} })
 	code, got := e.do("GET", "/v1/medium/1?title=t", "")
 	if code != 200 {
 		t.Fatalf("%d %s", code, got)
@@ -303,7 +308,9 @@ func TestMaskAndReload(t *testing.T) {
 	if strings.Contains(got, "tags") || strings.Contains(got, "labels") || !strings.Contains(got, `"total":1`) {
 		t.Fatalf("masked reply %s", got)
 	}
-	// Reload an IDL without annotated routes: only POST /Service/method stays.
+	// Reload an IDL without annotated routes: only POST /Service/method
+	// stays (with no mask: bench.Medium is Medium inside bench.thrift).
+	e = newEnv(t, nil)
 	if err := e.gw.Load(loadIDL(t, "../../thrift/testdata/bench.thrift")); err != nil {
 		t.Fatal(err)
 	}

@@ -153,12 +153,12 @@ var allowed = map[string][]string{
 	"interceptor":    {},
 	"server":         {"interceptor", "internal/bodytimeout"},
 	"scaffold":       {"schema"},
-	"gateway":        {"transcode", "invoke", "schema", "dynamic", "wire", "interceptor", "internal/bodytimeout"},
+	"gateway":        {"transcode", "invoke", "schema", "dynamic", "wire", "interceptor", "internal/bodytimeout", "internal/gwmetrics"},
 	"ui": {"schema", "invoke", "transcode", "load", "load/report", "dynamic", "wire", "internal/bodytimeout",
 		"thrift/invoke", "thrift/idl", "thrift/client", "thrift/wire", "thrift/transcode"},
 	// The gateway in front of Thrift services: the Thrift engine and its client.
 	"gateway/thriftgw": {"thrift/idl", "thrift/wire", "thrift/dynamic", "thrift/transcode", "thrift/client",
-		"internal/bodytimeout"},
+		"internal/bodytimeout", "internal/gwmetrics"},
 
 	// The Thrift side: its pure packages take from the module only the
 	// internal leaves (TestThriftPurePackages holds the rest).
@@ -189,8 +189,14 @@ var allowed = map[string][]string{
 	"internal/pool": {},
 	// A leaf under gateway, ui and server: the standard library only.
 	"internal/bodytimeout": {},
+	// Both gateways' HTTP metrics: the standard library and Prometheus's client.
+	"internal/gwmetrics": {},
 	// A leaf under invoke/lean and thrift/client: the standard library only.
 	"internal/sysconn": {},
+
+	// BenchService served for tests (Apache's Go and Python servers, a
+	// server in another process); tests alone import it.
+	"internal/thrifttest": {"internal/thriftfixture", "internal/gen", "thrift/client", "thrift/wire"},
 
 	// The --docs page's embedded files: the standard library only.
 	"gateway/apidocs": {},
@@ -251,6 +257,21 @@ func TestProtoJSONOnlyAsOracle(t *testing.T) {
 		for _, imp := range p.imports {
 			if imp == "google.golang.org/protobuf/encoding/protojson" || imp == module+"/internal/oracle" {
 				t.Errorf("%s imports %s; only tests and baselines may", p.path, imp)
+			}
+		}
+	}
+}
+
+// testOnly are the packages only tests may import.
+var testOnly = []string{"internal/thrifttest"}
+
+// TestTestOnlyPackages: no package imports a test-support package outside
+// its tests (go list's Imports leave the tests' out).
+func TestTestOnlyPackages(t *testing.T) {
+	for _, p := range listPackages(t) {
+		for _, imp := range p.local() {
+			if slices.Contains(testOnly, imp) {
+				t.Errorf("%s imports %s; only tests may", p.path, imp)
 			}
 		}
 	}

@@ -51,25 +51,7 @@ func (v *settingsValue) Type() string { return "path=json" }
 
 // pathEnd returns the index of the first '=' of s outside brackets and
 // quoted strings, or -1.
-func pathEnd(s string) int {
-	depth, quoted := 0, false
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case quoted && c == '\\':
-			i++
-		case c == '"':
-			quoted = !quoted
-		case quoted:
-		case c == '[':
-			depth++
-		case c == ']' && depth > 0:
-			depth--
-		case c == '=' && depth == 0:
-			return i
-		}
-	}
-	return -1
-}
+func pathEnd(s string) int { return topLevelIndex(s, '=') }
 
 // editDoc loads wire into a dynamic.Doc, removes each --delete path, then
 // sets each --set value, in the order given, and returns the new message.

@@ -68,7 +68,19 @@ func (v *pathsValue) Type() string   { return "paths" }
 // splitPaths splits s at the commas outside brackets and quoted strings.
 func splitPaths(s string) []string {
 	var out []string
-	depth, quoted, start := 0, false, 0
+	for {
+		i := topLevelIndex(s, ',')
+		if i < 0 {
+			return append(out, s)
+		}
+		out, s = append(out, s[:i]), s[i+1:]
+	}
+}
+
+// topLevelIndex returns the index of the first sep of s outside brackets
+// and quoted strings (where a backslash escapes the next byte), or -1.
+func topLevelIndex(s string, sep byte) int {
+	depth, quoted := 0, false
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {
 		case quoted && c == '\\':
@@ -80,12 +92,11 @@ func splitPaths(s string) []string {
 			depth++
 		case c == ']' && depth > 0:
 			depth--
-		case c == ',' && depth == 0:
-			out = append(out, s[start:i])
-			start = i + 1
+		case c == sep && depth == 0:
+			return i
 		}
 	}
-	return append(out, s[start:])
+	return -1
 }
 
 // parseFieldPath parses s as dynamic.ParsePath does, and also takes the

@@ -1,14 +1,10 @@
 package cli_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
-	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,6 +14,8 @@ import (
 	"github.com/rpckit/rpckit/internal/cli"
 	"github.com/rpckit/rpckit/internal/gen/thrift/rpckit/bench"
 	"github.com/rpckit/rpckit/internal/thriftfixture"
+	"github.com/rpckit/rpckit/internal/thrifttest"
+	"github.com/rpckit/rpckit/thrift/client"
 	"github.com/rpckit/rpckit/thrift/dynamic"
 	"github.com/rpckit/rpckit/thrift/idl"
 	"github.com/rpckit/rpckit/thrift/transcode"
@@ -26,19 +24,11 @@ import (
 
 const benchIDL = "../../thrift/testdata/bench.thrift"
 
-// thriftSetup is one transport x protocol, as call --idl names them.
-type thriftSetup struct{ transport, protocol string }
-
-func (s thriftSetup) wire() wire.Protocol {
-	if s.protocol == "compact" {
-		return wire.Compact
-	}
-	return wire.Binary
-}
-
-var thriftSetups = []thriftSetup{
-	{"framed", "binary"}, {"framed", "compact"}, {"buffered", "binary"},
-	{"buffered", "compact"}, {"header", "binary"}, {"header", "compact"},
+// thriftSetups are the transport x protocol combinations both the Apache
+// Go and Python servers serve.
+var thriftSetups = []thrifttest.Setup{
+	{Transport: client.Framed}, {Transport: client.Framed, Protocol: wire.Compact}, {Transport: client.Buffered},
+	{Transport: client.Buffered, Protocol: wire.Compact}, {Transport: client.Header}, {Transport: client.Header, Protocol: wire.Compact},
 }
 
 // thriftCase is one call of BenchService: the Apache arguments (given to
@@ -69,25 +59,20 @@ func thriftCases() []thriftCase {
 // exception under its type's name with exit code 96; Notify, oneway,
 // reaches the server and prints nothing.
 func TestInteropThriftCall(t *testing.T) {
-	if out, err := exec.Command("python3", "-c", "import thrift.protocol.THeaderProtocol").CombinedOutput(); err != nil {
-		t.Fatalf("python3 with PyPI's thrift is needed (make test installs it): %v\n%s", err, out)
-	}
-	gen := t.TempDir()
-	if out, err := exec.Command("thrift", "--gen", "py", "-out", gen, benchIDL).CombinedOutput(); err != nil {
-		t.Fatalf("thrift --gen py (make test installs the compiler): %v\n%s", err, out)
-	}
+	gen := thrifttest.PythonGen(t)
 	fns := benchFunctions(t)
 	for _, s := range thriftSetups {
 		for _, server := range []string{"go", "python"} {
-			t.Run(server+"/"+s.transport+"/"+s.protocol, func(t *testing.T) {
+			t.Run(server+"/"+s.Name(), func(t *testing.T) {
 				var addr string
 				var events <-chan string
 				if server == "go" {
-					addr, events = serveApacheGo(t, s)
+					h := thrifttest.NewHandler()
+					addr, events = thrifttest.Serve(t, s, h), h.Events
 				} else {
-					addr, events = serveApachePython(t, gen, s)
+					addr, events = thrifttest.ServePython(t, gen, s)
 				}
-				ac := apacheThriftClient(t, s, addr)
+				ac := thrifttest.Client(t, s, addr)
 				for _, k := range thriftCases() {
 					checkThriftCall(t, s, addr, ac, fns[k.method], k)
 				}
@@ -110,21 +95,21 @@ func benchFunctions(t *testing.T) map[string]*idl.Function {
 	return fns
 }
 
-func runThriftCall(t *testing.T, s thriftSetup, addr, method, data string) (string, string, int) {
+func runThriftCall(t *testing.T, s thrifttest.Setup, addr, method, data string) (string, string, int) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	var out, errb bytes.Buffer
-	code := cli.Main(ctx, []string{"call", "--idl", benchIDL, "--transport", s.transport, "--protocol", s.protocol,
+	code := cli.Main(ctx, []string{"call", "--idl", benchIDL, "--transport", s.Transport.String(), "--protocol", s.Protocol.String(),
 		addr, "BenchService." + method, "-d", data}, cli.Stdio{In: strings.NewReader(""), Out: &out, Err: &errb})
 	return out.String(), errb.String(), code
 }
 
 // checkThriftCall calls k with rpckit and with the Apache Go client and
 // compares the JSON rpckit prints with the Apache client's result as JSON.
-func checkThriftCall(t *testing.T, s thriftSetup, addr string, ac thrift.TClient, fn *idl.Function, k thriftCase) {
+func checkThriftCall(t *testing.T, s thrifttest.Setup, addr string, ac thrift.TClient, fn *idl.Function, k thriftCase) {
 	t.Helper()
-	p := s.wire()
+	p := s.Protocol
 	var cache dynamic.Cache
 	args, err := thriftfixture.Encode(p, k.args)
 	if err != nil {
@@ -202,7 +187,7 @@ func ownType(s *idl.Struct) *idl.Type {
 	return &idl.Type{Kind: idl.StructKind, Name: s.Name, File: s.File, Struct: s}
 }
 
-func checkThriftOneway(t *testing.T, s thriftSetup, addr string, events <-chan string) {
+func checkThriftOneway(t *testing.T, s thrifttest.Setup, addr string, events <-chan string) {
 	t.Helper()
 	out, errs, code := runThriftCall(t, s, addr, "Notify", `{"event":"hello"}`)
 	if code != 0 || out != "" {
@@ -216,172 +201,4 @@ func checkThriftOneway(t *testing.T, s thriftSetup, addr string, events <-chan s
 	case <-time.After(10 * time.Second):
 		t.Error("Notify never reached the server")
 	}
-}
-
-// benchHandler is BenchService as the Python test server serves it.
-type benchHandler struct{ events chan string }
-
-func (h *benchHandler) Echo(_ context.Context, req *bench.Small) (*bench.Small, error) {
-	return req, nil
-}
-
-func (h *benchHandler) GetMedium(_ context.Context, id int64, title string) (*bench.Medium, error) {
-	if id < 0 {
-		return nil, &bench.BenchError{Code: int32(id), Message: title}
-	}
-	return &bench.Medium{Title: title, Total: id, Tags: []string{"a", "b"}}, nil
-}
-
-func (h *benchHandler) PutMedium(_ context.Context, req *bench.Medium) (*bench.Medium, error) {
-	return req, nil
-}
-
-func (h *benchHandler) Trim(_ context.Context, req *bench.Medium) (*bench.MediumPart, error) {
-	part := func(s *bench.Small) *bench.SmallPart {
-		return &bench.SmallPart{Tiny: s.Tiny, Score: s.Score, Blob: s.Blob}
-	}
-	out := &bench.MediumPart{ByName: map[string]*bench.SmallPart{}}
-	for _, s := range req.Items {
-		out.Items = append(out.Items, part(s))
-	}
-	for k, s := range req.ByName {
-		out.ByName[k] = part(s)
-	}
-	if req.Head != nil {
-		out.Head = part(req.Head)
-	}
-	return out, nil
-}
-
-func (h *benchHandler) Grow(_ context.Context, seed *bench.Medium, pages int32) (*bench.Large, error) {
-	l := &bench.Large{Main: seed, Head: seed.Head, Count: pages, Note: "grown"}
-	for range pages {
-		l.Pages = append(l.Pages, seed)
-	}
-	return l, nil
-}
-
-func (h *benchHandler) Notify(_ context.Context, event string) error {
-	h.events <- event
-	return nil
-}
-
-func (h *benchHandler) Fail(_ context.Context, code int32, message string) error {
-	return &bench.BenchError{Code: code, Message: message}
-}
-
-func thriftFactories(s thriftSetup) (thrift.TTransportFactory, thrift.TProtocolFactory) {
-	cfg := &thrift.TConfiguration{}
-	switch {
-	case s.transport == "header":
-		return thrift.NewTHeaderTransportFactoryConf(nil, cfg), thrift.NewTHeaderProtocolFactoryConf(cfg)
-	case s.transport == "framed" && s.protocol == "compact":
-		return thrift.NewTFramedTransportFactoryConf(thrift.NewTTransportFactory(), cfg), thrift.NewTCompactProtocolFactoryConf(cfg)
-	case s.transport == "framed":
-		return thrift.NewTFramedTransportFactoryConf(thrift.NewTTransportFactory(), cfg), thrift.NewTBinaryProtocolFactoryConf(cfg)
-	case s.protocol == "compact":
-		return thrift.NewTBufferedTransportFactory(4096), thrift.NewTCompactProtocolFactoryConf(cfg)
-	}
-	return thrift.NewTBufferedTransportFactory(4096), thrift.NewTBinaryProtocolFactoryConf(cfg)
-}
-
-// serveApacheGo serves BenchService with the Apache Go library on
-// loopback until the test ends.
-func serveApacheGo(t *testing.T, s thriftSetup) (string, <-chan string) {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := &benchHandler{events: make(chan string, 16)}
-	sock := thrift.NewTServerSocketFromFactoryTimeout(func(net.Addr) (net.Listener, error) { return ln, nil }, ln.Addr(), 0)
-	tf, pf := thriftFactories(s)
-	srv := thrift.NewTSimpleServer4(bench.NewBenchServiceProcessor(h), sock, tf, pf)
-	srv.SetLogContext(context.Background())
-	if err := srv.Listen(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	go func() { defer close(done); srv.AcceptLoop() }()
-	t.Cleanup(func() { srv.Stop(); <-done })
-	return ln.Addr().String(), h.events
-}
-
-// apacheThriftClient is the Apache Go client for s at addr.
-func apacheThriftClient(t *testing.T, s thriftSetup, addr string) thrift.TClient {
-	t.Helper()
-	cfg := &thrift.TConfiguration{ConnectTimeout: 5 * time.Second, SocketTimeout: 10 * time.Second}
-	var trans thrift.TTransport = thrift.NewTSocketConf(addr, cfg)
-	switch s.transport {
-	case "framed":
-		trans = thrift.NewTFramedTransportConf(trans, cfg)
-	case "buffered":
-		trans = thrift.NewTBufferedTransport(trans, 4096)
-	case "header":
-		id := thrift.THeaderProtocolBinary
-		if s.protocol == "compact" {
-			id = thrift.THeaderProtocolCompact
-		}
-		cfg.THeaderProtocolID = &id
-		trans = thrift.NewTHeaderTransportConf(trans, cfg)
-	}
-	if err := trans.Open(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { trans.Close() })
-	var prot thrift.TProtocol
-	switch {
-	case s.transport == "header":
-		prot = thrift.NewTHeaderProtocolConf(trans, cfg)
-	case s.protocol == "compact":
-		prot = thrift.NewTCompactProtocolConf(trans, cfg)
-	default:
-		prot = thrift.NewTBinaryProtocolConf(trans, cfg)
-	}
-	return thrift.NewTStandardClient(prot, prot)
-}
-
-// serveApachePython starts thrift/client's Python test server for s and
-// returns its address and the events its Notify prints.
-func serveApachePython(t *testing.T, gen string, s thriftSetup) (string, <-chan string) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	t.Cleanup(cancel)
-	cmd := exec.CommandContext(ctx, "python3", "../../thrift/client/testdata/bench_server.py", gen, s.transport, s.protocol)
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		stdin.Close()
-		if err := cmd.Wait(); err != nil && ctx.Err() == nil {
-			t.Errorf("python server: %v\n%s", err, stderr.String())
-		}
-	})
-	lines := bufio.NewScanner(stdout)
-	var port int
-	if !lines.Scan() {
-		t.Fatalf("python server printed no port:\n%s", stderr.String())
-	}
-	if _, err := fmt.Sscanf(lines.Text(), "port %d", &port); err != nil {
-		t.Fatalf("python server: %q: %v", lines.Text(), err)
-	}
-	events := make(chan string, 16)
-	go func() {
-		for lines.Scan() {
-			if e, ok := strings.CutPrefix(lines.Text(), "event "); ok {
-				events <- e
-			}
-		}
-	}()
-	return fmt.Sprintf("127.0.0.1:%d", port), events
 }

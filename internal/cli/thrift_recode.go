@@ -33,40 +33,23 @@ type recoder struct {
 var errRecodeDepth = errors.New("nested too deeply")
 
 func (r *recoder) value(dst []byte, off int, t wire.Type, dt *dynamic.Type, depth int) ([]byte, int, error) {
-	var err error
 	switch t {
 	case wire.Bool:
-		var v bool
-		v, off, err = r.from.ConsumeBool(r.b, off)
-		return r.to.AppendBool(dst, v), off, err
+		return recodeScalar(r, dst, off, wire.Protocol.ConsumeBool, wire.Protocol.AppendBool)
 	case wire.Byte:
-		var v int8
-		v, off, err = r.from.ConsumeByte(r.b, off)
-		return r.to.AppendByte(dst, v), off, err
+		return recodeScalar(r, dst, off, wire.Protocol.ConsumeByte, wire.Protocol.AppendByte)
 	case wire.I16:
-		var v int16
-		v, off, err = r.from.ConsumeI16(r.b, off)
-		return r.to.AppendI16(dst, v), off, err
+		return recodeScalar(r, dst, off, wire.Protocol.ConsumeI16, wire.Protocol.AppendI16)
 	case wire.I32:
-		var v int32
-		v, off, err = r.from.ConsumeI32(r.b, off)
-		return r.to.AppendI32(dst, v), off, err
+		return recodeScalar(r, dst, off, wire.Protocol.ConsumeI32, wire.Protocol.AppendI32)
 	case wire.I64:
-		var v int64
-		v, off, err = r.from.ConsumeI64(r.b, off)
-		return r.to.AppendI64(dst, v), off, err
+		return recodeScalar(r, dst, off, wire.Protocol.ConsumeI64, wire.Protocol.AppendI64)
 	case wire.Double:
-		var v float64
-		v, off, err = r.from.ConsumeDouble(r.b, off)
-		return r.to.AppendDouble(dst, v), off, err
+		return recodeScalar(r, dst, off, wire.Protocol.ConsumeDouble, wire.Protocol.AppendDouble)
 	case wire.String:
-		var v []byte
-		v, off, err = r.from.ConsumeBinary(r.b, off)
-		return r.to.AppendBinary(dst, v), off, err
+		return recodeScalar(r, dst, off, wire.Protocol.ConsumeBinary, wire.Protocol.AppendBinary)
 	case wire.UUID:
-		var v [16]byte
-		v, off, err = r.from.ConsumeUUID(r.b, off)
-		return r.to.AppendUUID(dst, v), off, err
+		return recodeScalar(r, dst, off, wire.Protocol.ConsumeUUID, wire.Protocol.AppendUUID)
 	}
 	if depth <= 0 {
 		return dst, off, errRecodeDepth
@@ -80,6 +63,14 @@ func (r *recoder) value(dst []byte, off int, t wire.Type, dt *dynamic.Type, dept
 		return r.mapValue(dst, off, dt, depth-1)
 	}
 	return dst, off, errors.New("unknown wire type " + t.String())
+}
+
+// recodeScalar recodes the value at off of a type with no nested values: read
+// in r.from, written in r.to.
+func recodeScalar[T any](r *recoder, dst []byte, off int,
+	consume func(wire.Protocol, []byte, int) (T, int, error), appendTo func(wire.Protocol, []byte, T) []byte) ([]byte, int, error) {
+	v, off, err := consume(r.from, r.b, off)
+	return appendTo(r.to, dst, v), off, err
 }
 
 func (r *recoder) structValue(dst []byte, off int, dt *dynamic.Type, depth int) ([]byte, int, error) {

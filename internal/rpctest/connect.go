@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"testing"
 	"time"
 
 	"connectrpc.com/connect"
@@ -39,6 +40,17 @@ func StartConnect() (*ConnectServer, error) {
 	srv.Protocols.SetUnencryptedHTTP2(true)
 	go srv.Serve(lis)
 	return &ConnectServer{Addr: lis.Addr().String(), srv: srv}, nil
+}
+
+// Connect serves the fixture service with connect-go until the test ends.
+func Connect(t testing.TB) *ConnectServer {
+	t.Helper()
+	srv, err := StartConnect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Stop)
+	return srv
 }
 
 // Stop closes the server and its connections.

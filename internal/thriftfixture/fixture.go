@@ -6,8 +6,13 @@
 // built from fixed seeds, and map entries, which the generated code writes
 // in Go's random map order, are sorted by their encoded keys.
 //
+// For the tests and benchmarks of several packages it also gives
+// bench.thrift's compiled Types, the specimens' files and the generated
+// code's side of a benchmark.
+//
 // It imports the generated code, the Apache Thrift library, thrift/wire
-// (to sort map entries) and the standard library.
+// (to sort map entries), thrift/idl and thrift/dynamic (bench.thrift's
+// Types) and the standard library.
 package thriftfixture
 
 import (

@@ -49,20 +49,3 @@ func write(t *testing.T, path string, b []byte) {
 		t.Fatal(err)
 	}
 }
-
-// TestSchemaCopiesAgree: thrift/idl's tests keep their own copy of
-// bench.thrift in their corpus; it must stay the schema the generated code
-// and the specimens come from.
-func TestSchemaCopiesAgree(t *testing.T) {
-	a, err := os.ReadFile("../../thrift/testdata/bench.thrift")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile("../../thrift/idl/testdata/bench.thrift")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(a, b) {
-		t.Error("thrift/idl/testdata/bench.thrift differs from thrift/testdata/bench.thrift")
-	}
-}

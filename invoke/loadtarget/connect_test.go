@@ -18,11 +18,7 @@ import (
 // gRPC-Web and Connect, labels failures by gRPC code and records each
 // stream message, as the gRPC engines do.
 func TestConnectEngine(t *testing.T) {
-	srv, err := rpctest.StartConnect()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.Stop)
+	srv := rpctest.Connect(t)
 	for _, p := range []invoke.Protocol{invoke.ProtocolConnect, invoke.ProtocolGRPCWeb} {
 		t.Run(string(p), func(t *testing.T) {
 			dial := func(ctx context.Context) (*invoke.Conn, error) {
@@ -97,11 +93,7 @@ func TestEngineMatchesProtocol(t *testing.T) {
 // by code and message from the trailer frame, the headers or Connect's
 // JSON error body, and deadlines sent to the server.
 func TestLeanWeb(t *testing.T) {
-	srv, err := rpctest.StartConnect()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.Stop)
+	srv := rpctest.Connect(t)
 	for _, p := range []invoke.Protocol{invoke.ProtocolGRPCWeb, invoke.ProtocolConnect} {
 		t.Run(string(p), func(t *testing.T) {
 			conn, err := invoke.NewConn(srv.Addr, invoke.DialOptions{Plaintext: true, Protocol: p,
@@ -168,11 +160,7 @@ func TestLeanWeb(t *testing.T) {
 // connect-go fixture, on the lean engine and on connect-go's, calls in
 // parallel (8 per CPU) on one connection.
 func BenchmarkWebUnary(b *testing.B) {
-	srv, err := rpctest.StartConnect()
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(srv.Stop)
+	srv := rpctest.Connect(b)
 	req, _ := proto.Marshal(&testv1.EchoRequest{Item: &testv1.Item{Name: "bench", Id: 1}, Number: 7})
 	for _, p := range []invoke.Protocol{invoke.ProtocolGRPCWeb, invoke.ProtocolConnect} {
 		conn, err := invoke.NewConn(srv.Addr, invoke.DialOptions{Plaintext: true, Protocol: p,

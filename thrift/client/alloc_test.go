@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rpckit/rpckit/internal/thrifttest"
 	"github.com/rpckit/rpckit/thrift/client"
 	"github.com/rpckit/rpckit/thrift/wire"
 )
@@ -13,14 +14,14 @@ import (
 // transport x protocol, with a background context, a run-long cancellable
 // one (watched by the connection) and one with a deadline.
 func TestCallAllocs(t *testing.T) {
-	for _, s := range []setup{
-		{transport: client.Framed}, {transport: client.Framed, protocol: wire.Compact},
-		{transport: client.Buffered}, {transport: client.Buffered, protocol: wire.Compact, multiplexed: ""},
-		{transport: client.Header}, {transport: client.Header, protocol: wire.Compact},
+	for _, s := range []thrifttest.Setup{
+		{Transport: client.Framed}, {Transport: client.Framed, Protocol: wire.Compact},
+		{Transport: client.Buffered}, {Transport: client.Buffered, Protocol: wire.Compact, Multiplexed: ""},
+		{Transport: client.Header}, {Transport: client.Header, Protocol: wire.Compact},
 	} {
-		t.Run(s.name(), func(t *testing.T) {
-			c := newClient(t, s, serveApart(t, s), nil)
-			args := echoArgs(s.protocol)
+		t.Run(s.Name(), func(t *testing.T) {
+			c := newClient(t, s, thrifttest.ServeApart(t, s), nil)
+			args := echoArgs(s.Protocol)
 			run, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			timed, cancel2 := context.WithTimeout(context.Background(), time.Minute)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rpckit/rpckit/internal/gen/thrift/rpckit/bench"
 	"github.com/rpckit/rpckit/internal/thriftfixture"
+	"github.com/rpckit/rpckit/internal/thrifttest"
 	"github.com/rpckit/rpckit/thrift/client"
 	"github.com/rpckit/rpckit/thrift/wire"
 )
@@ -22,24 +23,33 @@ import (
 //
 //	go test ./thrift/client -run '^$' -bench Call -benchtime 20000x
 func BenchmarkCall(b *testing.B) {
-	for _, s := range []setup{
-		{transport: client.Framed}, {transport: client.Framed, protocol: wire.Compact},
-		{transport: client.Buffered}, {transport: client.Header},
+	eachBenchCall(b, func(b *testing.B, name string, s thrifttest.Setup, addr, m string) {
+		b.Run(name+"/rpckit", func(b *testing.B) { benchRPCKit(b, s, addr, m) })
+		b.Run(name+"/apache", func(b *testing.B) { benchApache(b, s, addr, m) })
+	})
+}
+
+// eachBenchCall calls fn for each setup the benchmarks measure, with the
+// address of the Apache Go server of it in another process, and each
+// method they call; name is the setup's and the method's.
+func eachBenchCall(b *testing.B, fn func(b *testing.B, name string, s thrifttest.Setup, addr, method string)) {
+	for _, s := range []thrifttest.Setup{
+		{Transport: client.Framed}, {Transport: client.Framed, Protocol: wire.Compact},
+		{Transport: client.Buffered}, {Transport: client.Header},
 	} {
-		addr := serveApart(b, s)
+		addr := thrifttest.ServeApart(b, s)
 		for _, m := range []string{"Echo", "PutMedium"} {
-			b.Run(s.name()+"/"+m+"/rpckit", func(b *testing.B) { benchRPCKit(b, s, addr, m) })
-			b.Run(s.name()+"/"+m+"/apache", func(b *testing.B) { benchApache(b, s, addr, m) })
+			fn(b, s.Name()+"/"+m, s, addr, m)
 		}
 	}
 }
 
 const benchParallelism = 2
 
-func benchRPCKit(b *testing.B, s setup, addr, method string) {
+func benchRPCKit(b *testing.B, s thrifttest.Setup, addr, method string) {
 	conc := benchParallelism * runtime.GOMAXPROCS(0)
 	c := newClient(b, s, addr, func(o *client.Options) { o.MaxConns = conc })
-	args := benchArgs(b, s.protocol, method)
+	args := benchArgs(b, s.Protocol, method)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	measure(b, func(pb *testing.PB) {
@@ -55,11 +65,11 @@ func benchRPCKit(b *testing.B, s setup, addr, method string) {
 	})
 }
 
-func benchApache(b *testing.B, s setup, addr, method string) {
+func benchApache(b *testing.B, s thrifttest.Setup, addr, method string) {
 	conc := benchParallelism * runtime.GOMAXPROCS(0)
 	clients := make(chan *bench.BenchServiceClient, conc)
 	for range conc {
-		clients <- bench.NewBenchServiceClient(apacheClient(b, s, addr))
+		clients <- bench.NewBenchServiceClient(thrifttest.Client(b, s, addr))
 	}
 	small, medium := thriftfixture.Small(), thriftfixture.Medium()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)

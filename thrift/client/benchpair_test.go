@@ -9,8 +9,8 @@ import (
 
 	"github.com/rpckit/rpckit/internal/gen/thrift/rpckit/bench"
 	"github.com/rpckit/rpckit/internal/thriftfixture"
+	"github.com/rpckit/rpckit/internal/thrifttest"
 	"github.com/rpckit/rpckit/thrift/client"
-	"github.com/rpckit/rpckit/thrift/wire"
 )
 
 // BenchmarkCallPair measures this client against the Apache Go generated
@@ -24,15 +24,9 @@ import (
 //
 //	go test ./thrift/client -run '^$' -bench CallPair -benchtime 20x
 func BenchmarkCallPair(b *testing.B) {
-	for _, s := range []setup{
-		{transport: client.Framed}, {transport: client.Framed, protocol: wire.Compact},
-		{transport: client.Buffered}, {transport: client.Header},
-	} {
-		addr := serveApart(b, s)
-		for _, m := range []string{"Echo", "PutMedium"} {
-			b.Run(s.name()+"/"+m, func(b *testing.B) { pairRounds(b, rpckitSide(b, s, addr, m), apacheSide(b, s, addr, m)) })
-		}
-	}
+	eachBenchCall(b, func(b *testing.B, name string, s thrifttest.Setup, addr, m string) {
+		b.Run(name, func(b *testing.B) { pairRounds(b, rpckitSide(b, s, addr, m), apacheSide(b, s, addr, m)) })
+	})
 }
 
 const roundCalls = 2000
@@ -42,9 +36,9 @@ type side func(w int) error
 
 func benchConc() int { return benchParallelism * runtime.GOMAXPROCS(0) }
 
-func rpckitSide(b *testing.B, s setup, addr, method string) side {
+func rpckitSide(b *testing.B, s thrifttest.Setup, addr, method string) side {
 	c := newClient(b, s, addr, func(o *client.Options) { o.MaxConns = benchConc() })
-	args := benchArgs(b, s.protocol, method)
+	args := benchArgs(b, s.Protocol, method)
 	outs := make([][]byte, benchConc())
 	ctx := b.Context()
 	return func(w int) error {
@@ -54,10 +48,10 @@ func rpckitSide(b *testing.B, s setup, addr, method string) side {
 	}
 }
 
-func apacheSide(b *testing.B, s setup, addr, method string) side {
+func apacheSide(b *testing.B, s thrifttest.Setup, addr, method string) side {
 	clients := make([]*bench.BenchServiceClient, benchConc())
 	for i := range clients {
-		clients[i] = bench.NewBenchServiceClient(apacheClient(b, s, addr))
+		clients[i] = bench.NewBenchServiceClient(thrifttest.Client(b, s, addr))
 	}
 	small, medium := thriftfixture.Small(), thriftfixture.Medium()
 	ctx := b.Context()

@@ -17,6 +17,7 @@ import (
 
 	"github.com/rpckit/rpckit/internal/gen/thrift/rpckit/bench"
 	"github.com/rpckit/rpckit/internal/thriftfixture"
+	"github.com/rpckit/rpckit/internal/thrifttest"
 	"github.com/rpckit/rpckit/thrift/client"
 	"github.com/rpckit/rpckit/thrift/wire"
 )
@@ -85,7 +86,7 @@ func TestServerDown(t *testing.T) {
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	c := newClient(t, setup{}, addr, nil)
+	c := newClient(t, thrifttest.Setup{}, addr, nil)
 	_, err = c.Call(context.Background(), "Echo", echoArgs(wire.Binary), nil)
 	if !errors.Is(err, syscall.ECONNREFUSED) || !strings.HasPrefix(err.Error(), "thrift/client: Echo: dial tcp ") {
 		t.Fatalf("Call = %v, want connection refused naming the method and address", err)
@@ -105,7 +106,7 @@ func TestServerClosesMidReply(t *testing.T) {
 				}
 				nc.Write(reply[:len(reply)/2])
 			})
-			c := newClient(t, setup{transport: tr}, f.addr(), nil)
+			c := newClient(t, thrifttest.Setup{Transport: tr}, f.addr(), nil)
 			_, err := c.Call(context.Background(), "Echo", echoArgs(wire.Binary), nil)
 			if !errors.Is(err, io.ErrUnexpectedEOF) || !strings.Contains(err.Error(), "closed by the server mid-reply") {
 				t.Fatalf("Call = %v, want an unexpected EOF mid-reply", err)
@@ -122,7 +123,7 @@ func TestFrameTooLarge(t *testing.T) {
 			nc.Write(binary.BigEndian.AppendUint32(nil, 1<<30))
 		}
 	})
-	c := newClient(t, setup{}, f.addr(), nil)
+	c := newClient(t, thrifttest.Setup{}, f.addr(), nil)
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	_, err := c.Call(context.Background(), "Echo", echoArgs(wire.Binary), nil)
@@ -138,9 +139,9 @@ func TestFrameTooLarge(t *testing.T) {
 // TestMaxFrameSize: a real reply over the limit fails on every transport.
 func TestMaxFrameSize(t *testing.T) {
 	for _, tr := range []client.Transport{client.Framed, client.Buffered, client.Header} {
-		s := setup{transport: tr}
+		s := thrifttest.Setup{Transport: tr}
 		t.Run(tr.String(), func(t *testing.T) {
-			c := newClient(t, s, serveApache(t, s, newHandler()), func(o *client.Options) { o.MaxFrameSize = 256 })
+			c := newClient(t, s, thrifttest.Serve(t, s, thrifttest.NewHandler()), func(o *client.Options) { o.MaxFrameSize = 256 })
 			args, _ := thriftfixture.Encode(wire.Binary, &bench.BenchServicePutMediumArgs{Req: thriftfixture.Medium()})
 			if _, err := c.Call(context.Background(), "PutMedium", args, nil); !errors.Is(err, client.ErrFrameTooLarge) {
 				t.Fatalf("Call = %v, want ErrFrameTooLarge", err)
@@ -157,25 +158,25 @@ func TestMaxFrameSize(t *testing.T) {
 func TestWrongProtocol(t *testing.T) {
 	for _, k := range []struct {
 		name           string
-		server, client setup
+		server, client thrifttest.Setup
 		want           error
 	}{
-		{"compact client, binary server", setup{}, setup{protocol: wire.Compact}, nil},
-		{"binary client, compact server", setup{transport: client.Buffered, protocol: wire.Compact}, setup{transport: client.Buffered}, nil},
-		{"framed client, buffered server", setup{transport: client.Buffered}, setup{}, nil},
-		{"server waiting for more", setup{}, setup{}, context.DeadlineExceeded},
+		{"compact client, binary server", thrifttest.Setup{}, thrifttest.Setup{Protocol: wire.Compact}, nil},
+		{"binary client, compact server", thrifttest.Setup{Transport: client.Buffered, Protocol: wire.Compact}, thrifttest.Setup{Transport: client.Buffered}, nil},
+		{"framed client, buffered server", thrifttest.Setup{Transport: client.Buffered}, thrifttest.Setup{}, nil},
+		{"server waiting for more", thrifttest.Setup{}, thrifttest.Setup{}, context.DeadlineExceeded},
 	} {
 		t.Run(k.name, func(t *testing.T) {
 			var addr string
 			if k.want != nil {
 				addr = startFake(t, func(nc net.Conn) { io.Copy(io.Discard, nc) }).addr()
 			} else {
-				addr = serveApache(t, k.server, newHandler())
+				addr = thrifttest.Serve(t, k.server, thrifttest.NewHandler())
 			}
 			c := newClient(t, k.client, addr, nil)
 			ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 			defer cancel()
-			_, err := c.Call(ctx, "Echo", echoArgs(k.client.protocol), nil)
+			_, err := c.Call(ctx, "Echo", echoArgs(k.client.Protocol), nil)
 			switch {
 			case err == nil:
 				t.Fatal("Call succeeded")
@@ -200,7 +201,7 @@ func TestSequenceMismatch(t *testing.T) {
 			nc.Write(framedReply(seq + 1))
 		}
 	})
-	c := newClient(t, setup{}, f.addr(), nil)
+	c := newClient(t, thrifttest.Setup{}, f.addr(), nil)
 	for range 2 {
 		_, err := c.Call(context.Background(), "Echo", echoArgs(wire.Binary), nil)
 		if err == nil || !strings.Contains(err.Error(), "sequence id 2 is not the call's 1") && !strings.Contains(err.Error(), "sequence id 3 is not the call's 2") {
@@ -216,10 +217,10 @@ func TestSequenceMismatch(t *testing.T) {
 // DeadlineExceeded, and the next call gets a new connection, not the late
 // reply.
 func TestTimeoutDropsConn(t *testing.T) {
-	s := setup{}
-	h := newHandler()
-	addr := serveApache(t, s, h)
-	t.Cleanup(func() { close(h.block) })
+	s := thrifttest.Setup{}
+	h := thrifttest.NewHandler()
+	addr := thrifttest.Serve(t, s, h)
+	t.Cleanup(func() { close(h.Block) })
 	c := newClient(t, s, addr, nil)
 	block, _ := thriftfixture.Encode(wire.Binary, &bench.BenchServiceGetMediumArgs{ID: 1, Title: "block"})
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
@@ -239,10 +240,10 @@ func TestTimeoutDropsConn(t *testing.T) {
 
 // TestCancelDropsConn: cancelling a call's context (no deadline) ends it.
 func TestCancelDropsConn(t *testing.T) {
-	s := setup{transport: client.Buffered}
-	h := newHandler()
-	addr := serveApache(t, s, h)
-	t.Cleanup(func() { close(h.block) })
+	s := thrifttest.Setup{Transport: client.Buffered}
+	h := thrifttest.NewHandler()
+	addr := thrifttest.Serve(t, s, h)
+	t.Cleanup(func() { close(h.Block) })
 	c := newClient(t, s, addr, nil)
 	block, _ := thriftfixture.Encode(wire.Binary, &bench.BenchServiceGetMediumArgs{ID: 1, Title: "block"})
 	ctx, cancel := context.WithCancel(context.Background())
@@ -258,7 +259,7 @@ func TestCancelDropsConn(t *testing.T) {
 // TestCallTimeout: Options.Timeout bounds a call whose context has none.
 func TestCallTimeout(t *testing.T) {
 	f := startFake(t, func(nc net.Conn) { io.Copy(io.Discard, nc) })
-	c := newClient(t, setup{}, f.addr(), func(o *client.Options) { o.Timeout = 100 * time.Millisecond })
+	c := newClient(t, thrifttest.Setup{}, f.addr(), func(o *client.Options) { o.Timeout = 100 * time.Millisecond })
 	_, err := c.Call(context.Background(), "Echo", echoArgs(wire.Binary), nil)
 	if !errors.Is(err, os.ErrDeadlineExceeded) || !strings.Contains(err.Error(), "call timed out after 100ms") {
 		t.Fatalf("Call = %v, want a timeout after 100ms", err)
@@ -268,23 +269,23 @@ func TestCallTimeout(t *testing.T) {
 // TestCancelWatched: a context that several calls share is watched by the
 // connection; cancelling it still ends the call in flight.
 func TestCancelWatched(t *testing.T) {
-	s := setup{transport: client.Header, protocol: wire.Compact}
-	h := newHandler()
-	addr := serveApache(t, s, h)
-	t.Cleanup(func() { close(h.block) })
+	s := thrifttest.Setup{Transport: client.Header, Protocol: wire.Compact}
+	h := thrifttest.NewHandler()
+	addr := thrifttest.Serve(t, s, h)
+	t.Cleanup(func() { close(h.Block) })
 	c := newClient(t, s, addr, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	for range 3 {
-		if _, err := c.Call(ctx, "Echo", echoArgs(s.protocol), nil); err != nil {
+		if _, err := c.Call(ctx, "Echo", echoArgs(s.Protocol), nil); err != nil {
 			t.Fatal(err)
 		}
 	}
-	block, _ := thriftfixture.Encode(s.protocol, &bench.BenchServiceGetMediumArgs{ID: 1, Title: "block"})
+	block, _ := thriftfixture.Encode(s.Protocol, &bench.BenchServiceGetMediumArgs{ID: 1, Title: "block"})
 	time.AfterFunc(50*time.Millisecond, cancel)
 	if _, err := c.Call(ctx, "GetMedium", block, nil); !errors.Is(err, context.Canceled) {
 		t.Fatalf("Call = %v, want Canceled", err)
 	}
-	if _, err := c.Call(context.Background(), "Echo", echoArgs(s.protocol), nil); err != nil {
+	if _, err := c.Call(context.Background(), "Echo", echoArgs(s.Protocol), nil); err != nil {
 		t.Fatal(err)
 	}
 }

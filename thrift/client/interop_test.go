@@ -11,6 +11,7 @@ import (
 	"github.com/apache/thrift/lib/go/thrift"
 	"github.com/rpckit/rpckit/internal/gen/thrift/rpckit/bench"
 	"github.com/rpckit/rpckit/internal/thriftfixture"
+	"github.com/rpckit/rpckit/internal/thrifttest"
 	"github.com/rpckit/rpckit/thrift/client"
 	"github.com/rpckit/rpckit/thrift/wire"
 )
@@ -43,31 +44,31 @@ func calls() []call {
 	}
 }
 
-func setups() []setup {
-	var out []setup
+func setups() []thrifttest.Setup {
+	var out []thrifttest.Setup
 	for _, tr := range []client.Transport{client.Framed, client.Buffered, client.Header} {
 		for _, p := range []wire.Protocol{wire.Binary, wire.Compact} {
-			out = append(out, setup{transport: tr, protocol: p}, setup{transport: tr, protocol: p, multiplexed: "Bench"})
+			out = append(out, thrifttest.Setup{Transport: tr, Protocol: p}, thrifttest.Setup{Transport: tr, Protocol: p, Multiplexed: "Bench"})
 		}
 	}
 	return append(out,
-		setup{transport: client.Framed, protocol: wire.Binary, nonStrict: true},
-		setup{transport: client.Buffered, protocol: wire.Binary, nonStrict: true, multiplexed: "Bench"})
+		thrifttest.Setup{Transport: client.Framed, Protocol: wire.Binary, NonStrict: true},
+		thrifttest.Setup{Transport: client.Buffered, Protocol: wire.Binary, NonStrict: true, Multiplexed: "Bench"})
 }
 
 // TestInterop calls every method on the Apache Go server over every
 // transport x protocol and checks each result is the Apache Go client's.
 func TestInterop(t *testing.T) {
 	for _, s := range setups() {
-		t.Run(s.name(), func(t *testing.T) {
-			h := newHandler()
-			addr := serveApache(t, s, h)
+		t.Run(s.Name(), func(t *testing.T) {
+			h := thrifttest.NewHandler()
+			addr := thrifttest.Serve(t, s, h)
 			c := newClient(t, s, addr, nil)
-			ac := apacheClient(t, s, addr)
+			ac := thrifttest.Client(t, s, addr)
 			for _, k := range calls() {
-				checkCall(t, s.protocol, c, ac, k)
+				checkCall(t, s.Protocol, c, ac, k)
 			}
-			checkOneway(t, s.protocol, c, h)
+			checkOneway(t, s.Protocol, c, h)
 		})
 	}
 }
@@ -112,7 +113,7 @@ func canonical(t *testing.T, p wire.Protocol, s thrift.TStruct) []byte {
 
 // checkOneway sends Notify and waits for the handler to see it, then
 // checks the connection still serves calls.
-func checkOneway(t *testing.T, p wire.Protocol, c *client.Client, h *handler) {
+func checkOneway(t *testing.T, p wire.Protocol, c *client.Client, h *thrifttest.Handler) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -123,7 +124,7 @@ func checkOneway(t *testing.T, p wire.Protocol, c *client.Client, h *handler) {
 			t.Fatalf("Notify: %v", err)
 		}
 		select {
-		case got := <-h.events:
+		case got := <-h.Events:
 			if got != event {
 				t.Errorf("Notify delivered %q, want %q", got, event)
 			}
@@ -140,9 +141,9 @@ func checkOneway(t *testing.T, p wire.Protocol, c *client.Client, h *handler) {
 // TestUnknownMethod: the server's UNKNOWN_METHOD exception is an
 // *ApplicationError, and the connection stays usable.
 func TestUnknownMethod(t *testing.T) {
-	for _, s := range []setup{{transport: client.Framed}, {transport: client.Buffered, protocol: wire.Compact}, {transport: client.Header}} {
-		t.Run(s.name(), func(t *testing.T) {
-			c := newClient(t, s, serveApache(t, s, newHandler()), nil)
+	for _, s := range []thrifttest.Setup{{Transport: client.Framed}, {Transport: client.Buffered, Protocol: wire.Compact}, {Transport: client.Header}} {
+		t.Run(s.Name(), func(t *testing.T) {
+			c := newClient(t, s, thrifttest.Serve(t, s, thrifttest.NewHandler()), nil)
 			_, err := c.Call(context.Background(), "Nope", []byte{0}, nil)
 			var ae *client.ApplicationError
 			if !errors.As(err, &ae) || ae.Type != client.UnknownMethod {
@@ -151,7 +152,7 @@ func TestUnknownMethod(t *testing.T) {
 			if want := "thrift/client: Nope: application exception UNKNOWN_METHOD: Unknown function Nope"; err.Error() != want {
 				t.Errorf("error = %q, want %q", err, want)
 			}
-			args, _ := thriftfixture.Encode(s.protocol, &bench.BenchServiceEchoArgs{Req: thriftfixture.Small()})
+			args, _ := thriftfixture.Encode(s.Protocol, &bench.BenchServiceEchoArgs{Req: thriftfixture.Small()})
 			if _, err := c.Call(context.Background(), "Echo", args, nil); err != nil {
 				t.Errorf("Echo after the exception: %v", err)
 			}
@@ -163,10 +164,10 @@ func TestUnknownMethod(t *testing.T) {
 // server's handler, the static ones and the context's.
 func TestRequestIDHeader(t *testing.T) {
 	for _, p := range []wire.Protocol{wire.Binary, wire.Compact} {
-		s := setup{transport: client.Header, protocol: p}
-		t.Run(s.name(), func(t *testing.T) {
-			h := newHandler()
-			c := newClient(t, s, serveApache(t, s, h), func(o *client.Options) {
+		s := thrifttest.Setup{Transport: client.Header, Protocol: p}
+		t.Run(s.Name(), func(t *testing.T) {
+			h := thrifttest.NewHandler()
+			c := newClient(t, s, thrifttest.Serve(t, s, h), func(o *client.Options) {
 				o.Headers = map[string]string{"client": "rpckit"}
 			})
 			args, _ := thriftfixture.Encode(p, &bench.BenchServiceEchoArgs{Req: thriftfixture.Small()})
@@ -179,8 +180,8 @@ func TestRequestIDHeader(t *testing.T) {
 			if _, err := c.Call(context.Background(), "Echo", args, nil); err != nil {
 				t.Fatal(err)
 			}
-			if fmt.Sprint(h.headers) != "[req-1 req-2]" {
-				t.Errorf("server saw request ids %v, want [req-1 req-2]", h.headers)
+			if got := h.Headers(); fmt.Sprint(got) != "[req-1 req-2]" {
+				t.Errorf("server saw request ids %v, want [req-1 req-2]", got)
 			}
 		})
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/rpckit/rpckit/internal/gen/thrift/rpckit/bench"
 	"github.com/rpckit/rpckit/internal/thriftfixture"
+	"github.com/rpckit/rpckit/internal/thrifttest"
 	"github.com/rpckit/rpckit/thrift/client"
 	"github.com/rpckit/rpckit/thrift/wire"
 )
@@ -37,8 +38,8 @@ func TestPoolCap(t *testing.T) {
 		t.Fatal(err)
 	}
 	cl := &countingListener{Listener: ln}
-	serveOn(t, cl, setup{}, newHandler())
-	c := newClient(t, setup{}, ln.Addr().String(), func(o *client.Options) { o.MaxConns = 3 })
+	thrifttest.ServeOn(t, cl, thrifttest.Setup{}, thrifttest.NewHandler())
+	c := newClient(t, thrifttest.Setup{}, ln.Addr().String(), func(o *client.Options) { o.MaxConns = 3 })
 	args := echoArgs(wire.Binary)
 	var wg sync.WaitGroup
 	var failed atomic.Int32
@@ -67,9 +68,9 @@ func TestPoolCap(t *testing.T) {
 // TestPoolWaitBounded: a call waiting for a busy pool gives up with its
 // context, then the pool serves again once the slot is free.
 func TestPoolWaitBounded(t *testing.T) {
-	h := newHandler()
-	addr := serveApache(t, setup{}, h)
-	c := newClient(t, setup{}, addr, nil)
+	h := thrifttest.NewHandler()
+	addr := thrifttest.Serve(t, thrifttest.Setup{}, h)
+	c := newClient(t, thrifttest.Setup{}, addr, nil)
 	block, _ := thriftfixture.Encode(wire.Binary, &bench.BenchServiceGetMediumArgs{ID: 1, Title: "block"})
 	done := make(chan error, 1)
 	go func() {
@@ -82,7 +83,7 @@ func TestPoolWaitBounded(t *testing.T) {
 	if _, err := c.Call(ctx, "Echo", echoArgs(wire.Binary), nil); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("Call on a busy pool = %v, want DeadlineExceeded", err)
 	}
-	close(h.block)
+	close(h.Block)
 	if err := <-done; err != nil {
 		t.Fatalf("blocked call: %v", err)
 	}
@@ -92,13 +93,10 @@ func TestPoolWaitBounded(t *testing.T) {
 }
 
 // waitBusy waits until the handler holds a GetMedium call.
-func waitBusy(t *testing.T, h *handler) {
+func waitBusy(t *testing.T, h *thrifttest.Handler) {
 	t.Helper()
 	for range 500 {
-		h.mu.Lock()
-		n := h.busy
-		h.mu.Unlock()
-		if n > 0 {
+		if h.Busy() > 0 {
 			return
 		}
 		time.Sleep(2 * time.Millisecond)
@@ -107,8 +105,8 @@ func waitBusy(t *testing.T, h *handler) {
 }
 
 func TestClosed(t *testing.T) {
-	addr := serveApache(t, setup{}, newHandler())
-	c := newClient(t, setup{}, addr, nil)
+	addr := thrifttest.Serve(t, thrifttest.Setup{}, thrifttest.NewHandler())
+	c := newClient(t, thrifttest.Setup{}, addr, nil)
 	if _, err := c.Call(context.Background(), "Echo", echoArgs(wire.Binary), nil); err != nil {
 		t.Fatal(err)
 	}
@@ -138,10 +136,10 @@ func TestNewErrors(t *testing.T) {
 // that watch shared contexts (the server runs in another process, so
 // every goroutine counted is the client's or the test's).
 func TestCloseLeaksNothing(t *testing.T) {
-	s := setup{transport: client.Buffered}
-	addr := serveApart(t, s)
+	s := thrifttest.Setup{Transport: client.Buffered}
+	addr := thrifttest.ServeApart(t, s)
 	before := runtime.NumGoroutine()
-	c, err := client.New(client.Options{Addr: addr, Transport: s.transport, MaxConns: 3})
+	c, err := client.New(client.Options{Addr: addr, Transport: s.Transport, MaxConns: 3})
 	if err != nil {
 		t.Fatal(err)
 	}

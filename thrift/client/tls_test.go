@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rpckit/rpckit/internal/thrifttest"
 	"github.com/rpckit/rpckit/thrift/client"
 	"github.com/rpckit/rpckit/thrift/wire"
 )
@@ -54,8 +55,8 @@ func TestTLS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := setup{protocol: wire.Compact}
-	serveOn(t, tls.NewListener(ln, &tls.Config{Certificates: []tls.Certificate{cert}}), s, newHandler())
+	s := thrifttest.Setup{Protocol: wire.Compact}
+	thrifttest.ServeOn(t, tls.NewListener(ln, &tls.Config{Certificates: []tls.Certificate{cert}}), s, thrifttest.NewHandler())
 	c := newClient(t, s, ln.Addr().String(), func(o *client.Options) { o.TLS = &tls.Config{RootCAs: roots} })
 	if _, err := c.Call(context.Background(), "Echo", echoArgs(wire.Compact), nil); err != nil {
 		t.Fatal(err)
@@ -73,8 +74,8 @@ func TestUnixSocket(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := setup{transport: client.Header}
-	serveOn(t, ln, s, newHandler())
+	s := thrifttest.Setup{Transport: client.Header}
+	thrifttest.ServeOn(t, ln, s, thrifttest.NewHandler())
 	c := newClient(t, s, "unix:"+path, nil)
 	if _, err := c.Call(context.Background(), "Echo", echoArgs(wire.Binary), nil); err != nil {
 		t.Fatal(err)

@@ -42,52 +42,6 @@ var frontGo = map[string]func(thrift.TStruct) string{
 	"large":  func(s thrift.TStruct) string { return s.(*bench.Large).Head.Name },
 }
 
-// generated holds the generated code's side of a benchmark: a memory
-// transport to read from and write to, and a protocol over it.
-type generated struct {
-	b    testing.TB
-	in   []byte
-	buf  *thrift.TMemoryBuffer
-	prot thrift.TProtocol
-}
-
-func newGenerated(b testing.TB, p wire.Protocol, in []byte) *generated {
-	buf := thrift.NewTMemoryBufferLen(2 * len(in))
-	return &generated{b, in, buf, thriftfixture.Protocol(p, buf)}
-}
-
-// read reads the input into a new value of the named struct.
-func (g *generated) read(name string) thrift.TStruct {
-	g.buf.Reset()
-	g.buf.Write(g.in)
-	s := thriftfixture.New(name)
-	if err := s.Read(ctx, g.prot); err != nil {
-		g.b.Fatal(err)
-	}
-	return s
-}
-
-// write writes s, leaving its bytes in the transport.
-func (g *generated) write(s thrift.TStruct) {
-	g.buf.Reset()
-	if err := s.Write(ctx, g.prot); err != nil {
-		g.b.Fatal(err)
-	}
-	if err := g.prot.Flush(ctx); err != nil {
-		g.b.Fatal(err)
-	}
-}
-
-// eachSpecimen runs fn for every specimen in both protocols.
-func eachSpecimen(b *testing.B, fn func(b *testing.B, s thriftfixture.Specimen, p wire.Protocol, data []byte)) {
-	for _, s := range thriftfixture.Specimens {
-		for _, pr := range thriftfixture.Protocols {
-			data := readSpecimen(b, s.Name, pr.Ext)
-			b.Run(s.Name+"."+pr.Ext, func(b *testing.B) { fn(b, s, pr.Proto, data) })
-		}
-	}
-}
-
 // BenchmarkTargets pairs each operation with the generated code doing the
 // same work (internal/benchpair) and reports x, the generated code's time
 // over ours, on every specimen in both protocols. The targets are on
@@ -102,20 +56,20 @@ func eachSpecimen(b *testing.B, fn func(b *testing.B, s thriftfixture.Specimen, 
 //	DOMLoad a reused Doc's Load, against Read                >= 2x
 //	DOMEdit Load, Set, AppendTo, against Read, change, Write (no target)
 func BenchmarkTargets(b *testing.B) {
-	b.Run("Get", func(b *testing.B) { eachSpecimen(b, benchGet) })
-	b.Run("GetFront", func(b *testing.B) { eachSpecimen(b, benchGetFront) })
-	b.Run("Set", func(b *testing.B) { eachSpecimen(b, benchSet) })
-	b.Run("Delete", func(b *testing.B) { eachSpecimen(b, benchDelete) })
-	b.Run("Keep", func(b *testing.B) { eachSpecimen(b, benchKeep) })
-	b.Run("DOMLoad", func(b *testing.B) { eachSpecimen(b, benchDOMLoad) })
-	b.Run("DOMEdit", func(b *testing.B) { eachSpecimen(b, benchDOMEdit) })
+	b.Run("Get", func(b *testing.B) { thriftfixture.EachSpecimen(b, benchGet) })
+	b.Run("GetFront", func(b *testing.B) { thriftfixture.EachSpecimen(b, benchGetFront) })
+	b.Run("Set", func(b *testing.B) { thriftfixture.EachSpecimen(b, benchSet) })
+	b.Run("Delete", func(b *testing.B) { thriftfixture.EachSpecimen(b, benchDelete) })
+	b.Run("Keep", func(b *testing.B) { thriftfixture.EachSpecimen(b, benchKeep) })
+	b.Run("DOMLoad", func(b *testing.B) { thriftfixture.EachSpecimen(b, benchDOMLoad) })
+	b.Run("DOMEdit", func(b *testing.B) { thriftfixture.EachSpecimen(b, benchDOMEdit) })
 }
 
 func benchDOMLoad(b *testing.B, s thriftfixture.Specimen, p wire.Protocol, data []byte) {
-	g := newGenerated(b, p, data)
-	ty := benchType(b, s.Type)
+	g := thriftfixture.NewGenerated(b, p, data)
+	ty := thriftfixture.BenchType(b, s.Type)
 	d := dynamic.NewDoc()
-	benchpair.Compare(b, func() { g.read(s.Type) }, func() {
+	benchpair.Compare(b, func() { g.Read(s.Type) }, func() {
 		if err := d.Load(ty, p, data); err != nil {
 			b.Fatal(err)
 		}
@@ -123,7 +77,7 @@ func benchDOMLoad(b *testing.B, s thriftfixture.Specimen, p wire.Protocol, data 
 }
 
 func benchDOMEdit(b *testing.B, s thriftfixture.Specimen, p wire.Protocol, data []byte) {
-	ty := benchType(b, s.Type)
+	ty := thriftfixture.BenchType(b, s.Type)
 	d := dynamic.NewDoc()
 	path := dynamic.MustParsePath(setPaths[s.Name])
 	buf := make([]byte, 0, 2*len(data))
@@ -153,18 +107,18 @@ func benchKeep(b *testing.B, s thriftfixture.Specimen, p wire.Protocol, data []b
 	if part == nil {
 		b.Skip("no part type of " + s.Type)
 	}
-	g := newGenerated(b, p, data)
-	to := benchType(b, s.Type+"Part")
-	v := dynamic.NewValue(benchType(b, s.Type), p, data)
+	g := thriftfixture.NewGenerated(b, p, data)
+	to := thriftfixture.BenchType(b, s.Type+"Part")
+	v := dynamic.NewValue(thriftfixture.BenchType(b, s.Type), p, data)
 	out, err := v.Keep(nil, to)
 	if err != nil {
 		b.Fatal(err)
 	}
-	if !sameValue(b, p, decode(b, p, s.Type+"Part", out), part(g.read(s.Type))) {
+	if !sameValue(b, p, decode(b, p, s.Type+"Part", out), part(g.Read(s.Type))) {
 		b.Fatal("Keep and the generated code's copy differ")
 	}
 	buf := make([]byte, 0, len(data))
-	benchpair.Compare(b, func() { g.write(part(g.read(s.Type))) }, func() {
+	benchpair.Compare(b, func() { g.Write(part(g.Read(s.Type))) }, func() {
 		if _, err := v.Keep(buf, to); err != nil {
 			b.Fatal(err)
 		}
@@ -209,22 +163,22 @@ func benchDelete(b *testing.B, s thriftfixture.Specimen, p wire.Protocol, data [
 // give the same value.
 func benchEdit(b *testing.B, s thriftfixture.Specimen, p wire.Protocol, data []byte,
 	change func(thrift.TStruct), edit func(dynamic.Value, []byte) ([]byte, error)) {
-	g := newGenerated(b, p, data)
-	v := dynamic.NewValue(benchType(b, s.Type), p, data)
+	g := thriftfixture.NewGenerated(b, p, data)
+	v := dynamic.NewValue(thriftfixture.BenchType(b, s.Type), p, data)
 	out, err := edit(v, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
-	want := g.read(s.Type)
+	want := g.Read(s.Type)
 	change(want)
 	if !sameValue(b, p, decode(b, p, s.Type, out), want) {
 		b.Fatal("the edit and the generated code's change differ")
 	}
 	buf := make([]byte, 0, 2*len(data))
 	benchpair.Compare(b, func() {
-		m := g.read(s.Type)
+		m := g.Read(s.Type)
 		change(m)
-		g.write(m)
+		g.Write(m)
 	}, func() {
 		if _, err := edit(v, buf); err != nil {
 			b.Fatal(err)
@@ -241,14 +195,14 @@ func benchGetFront(b *testing.B, s thriftfixture.Specimen, p wire.Protocol, data
 }
 
 func benchGetPath(b *testing.B, s thriftfixture.Specimen, p wire.Protocol, data []byte, ps string, field func(thrift.TStruct) string) {
-	g := newGenerated(b, p, data)
-	v := dynamic.NewValue(benchType(b, s.Type), p, data)
+	g := thriftfixture.NewGenerated(b, p, data)
+	v := dynamic.NewValue(thriftfixture.BenchType(b, s.Type), p, data)
 	path := dynamic.MustParsePath(ps)
 	if got, err := v.Get(path); err != nil || !got.Exists() {
 		b.Fatalf("Get(%s) = %v", path, err)
 	}
 	var sink int
-	benchpair.Compare(b, func() { sink += len(field(g.read(s.Type))) }, func() {
+	benchpair.Compare(b, func() { sink += len(field(g.Read(s.Type))) }, func() {
 		got, err := v.Get(path)
 		if err != nil {
 			b.Fatal(err)

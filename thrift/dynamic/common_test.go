@@ -2,57 +2,13 @@ package dynamic_test
 
 import (
 	"bytes"
-	"context"
-	"os"
-	"path/filepath"
-	"sync"
 	"testing"
 
 	"github.com/apache/thrift/lib/go/thrift"
 	"github.com/rpckit/rpckit/internal/thriftfixture"
-	"github.com/rpckit/rpckit/thrift/dynamic"
 	"github.com/rpckit/rpckit/thrift/idl"
 	"github.com/rpckit/rpckit/thrift/wire"
 )
-
-var ctx = context.Background()
-
-var (
-	benchOnce  sync.Once
-	benchFile  *idl.File
-	benchErr   error
-	benchCache dynamic.Cache
-)
-
-// benchType returns the compiled Type of the named struct of bench.thrift.
-func benchType(t testing.TB, name string) *dynamic.Type {
-	t.Helper()
-	benchOnce.Do(func() {
-		src, err := os.ReadFile("../testdata/bench.thrift")
-		if err != nil {
-			benchErr = err
-			return
-		}
-		benchFile, benchErr = idl.Parse("bench.thrift", src, idl.Options{})
-	})
-	if benchErr != nil {
-		t.Fatal(benchErr)
-	}
-	it := benchFile.Type(name)
-	if it == nil {
-		t.Fatalf("no type %s in bench.thrift", name)
-	}
-	return benchCache.Type(it)
-}
-
-func readSpecimen(t testing.TB, name, ext string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("../testdata/specimens", name+"."+ext))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 // decode decodes b with the generated code into a new value of the named
 // struct.
@@ -89,7 +45,7 @@ func corpus(t testing.TB, randoms int) []sample {
 	var out []sample
 	for _, pr := range thriftfixture.Protocols {
 		for _, s := range thriftfixture.Specimens {
-			out = append(out, sample{s.Type, s.Name + "." + pr.Ext, pr.Proto, readSpecimen(t, s.Name, pr.Ext), s.Value()})
+			out = append(out, sample{s.Type, s.Name + "." + pr.Ext, pr.Proto, thriftfixture.ReadSpecimen(t, s.Name, pr.Ext), s.Value()})
 		}
 		for _, name := range thriftfixture.Names {
 			for seed := range uint64(randoms) {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/apache/thrift/lib/go/thrift"
 	"github.com/rpckit/rpckit/internal/gen/thrift/rpckit/bench"
+	"github.com/rpckit/rpckit/internal/thriftfixture"
 
 	"github.com/rpckit/rpckit/thrift/dynamic"
 	"github.com/rpckit/rpckit/thrift/wire"
@@ -20,7 +21,7 @@ func TestDocDiff(t *testing.T) {
 	var pool dynamic.DocPool
 	for _, s := range corpus(t, 25) {
 		d := pool.Get()
-		ty := benchType(t, s.name)
+		ty := thriftfixture.BenchType(t, s.name)
 		if err := d.Load(ty, s.p, s.b); err != nil {
 			t.Fatalf("%s: Load: %v", s.label, err)
 		}
@@ -82,8 +83,8 @@ func checkDoc(t *testing.T, label string, d *dynamic.Doc, p wire.Protocol, want 
 func TestDocAllocs(t *testing.T) {
 	for _, ext := range []string{"binary", "compact"} {
 		p := map[string]wire.Protocol{"binary": wire.Binary, "compact": wire.Compact}[ext]
-		b := readSpecimen(t, "medium", ext)
-		ty := benchType(t, "Medium")
+		b := thriftfixture.ReadSpecimen(t, "medium", ext)
+		ty := thriftfixture.BenchType(t, "Medium")
 		d := dynamic.NewDoc()
 		set, del := dynamic.MustParsePath("head.name"), dynamic.MustParsePath(`labels["x"]`)
 		add := dynamic.MustParsePath(`labels["new"]`)
@@ -108,8 +109,8 @@ func TestDocAllocs(t *testing.T) {
 // do not fit fail edits.
 func TestDocErrors(t *testing.T) {
 	d := dynamic.NewDoc()
-	ty := benchType(t, "Medium")
-	b := readSpecimen(t, "medium", "compact")
+	ty := thriftfixture.BenchType(t, "Medium")
+	b := thriftfixture.ReadSpecimen(t, "medium", "compact")
 	for _, bad := range [][]byte{b[:len(b)-1], append(append([]byte{}, b...), 0), {0x19, 0xf5}} {
 		if err := d.Load(ty, wire.Compact, bad); err == nil {
 			t.Errorf("Load(% x...) = nil", bad[:2])
@@ -136,8 +137,8 @@ func TestDocErrors(t *testing.T) {
 // as Value's edits one after the other do.
 func TestDocEditUnderSet(t *testing.T) {
 	for _, p := range []wire.Protocol{wire.Binary, wire.Compact} {
-		ty := benchType(t, "Medium")
-		b := encode(t, p, decode(t, p, "Medium", readSpecimen(t, "medium", map[wire.Protocol]string{wire.Binary: "binary", wire.Compact: "compact"}[p])))
+		ty := thriftfixture.BenchType(t, "Medium")
+		b := encode(t, p, decode(t, p, "Medium", thriftfixture.ReadSpecimen(t, "medium", map[wire.Protocol]string{wire.Binary: "binary", wire.Compact: "compact"}[p])))
 		small := encode(t, p, &bench.Small{Name: "set whole", Blob: []byte{1}})
 		items := p.AppendListHeader(nil, wire.Struct, 2)
 		items = append(append(items, small...), small...)

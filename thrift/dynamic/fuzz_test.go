@@ -37,7 +37,7 @@ func addFuzzSeeds(f *testing.F, p wire.Protocol) {
 // Set and Delete gives bytes that validate.
 func fuzzMedium(t *testing.T, p wire.Protocol, b []byte) {
 	b = b[:len(b):len(b)]
-	ty := benchType(t, "Medium")
+	ty := thriftfixture.BenchType(t, "Medium")
 	verr := dynamic.Validate(ty, p, b)
 	v := dynamic.NewValue(ty, p, b)
 	d := dynamic.NewDoc()

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rpckit/rpckit/internal/thriftfixture"
 	"github.com/rpckit/rpckit/thrift/dynamic"
 )
 
@@ -18,7 +19,7 @@ import (
 func TestGetDiff(t *testing.T) {
 	for _, s := range corpus(t, 25) {
 		t.Run(s.label, func(t *testing.T) {
-			v := dynamic.NewValue(benchType(t, s.name), s.p, s.b)
+			v := dynamic.NewValue(thriftfixture.BenchType(t, s.name), s.p, s.b)
 			checkGet(t, v, nil, reflect.ValueOf(decode(t, s.p, s.name, s.b)))
 		})
 	}

@@ -42,7 +42,7 @@ func mediumPart(m *bench.Medium) *bench.MediumPart {
 // copies; keeping a value's own Type gives its bytes back.
 func TestKeepDiff(t *testing.T) {
 	for _, s := range corpus(t, 25) {
-		ty := benchType(t, s.name)
+		ty := thriftfixture.BenchType(t, s.name)
 		v := dynamic.NewValue(ty, s.p, s.b)
 		same, err := v.Keep(nil, ty)
 		if err != nil || !bytes.Equal(same, s.b) {
@@ -61,11 +61,11 @@ func TestKeepDiff(t *testing.T) {
 		// structs, so compare bytes, keeping from the generated code's
 		// encoding of what it read (every field it has written).
 		norm := encode(t, s.p, decode(t, s.p, s.name, s.b))
-		out, err := dynamic.NewValue(ty, s.p, norm).Keep(nil, benchType(t, s.name+"Part"))
+		out, err := dynamic.NewValue(ty, s.p, norm).Keep(nil, thriftfixture.BenchType(t, s.name+"Part"))
 		if err != nil {
 			t.Fatalf("%s: Keep: %v", s.label, err)
 		}
-		if err := dynamic.Validate(benchType(t, s.name+"Part"), s.p, out); err != nil {
+		if err := dynamic.Validate(thriftfixture.BenchType(t, s.name+"Part"), s.p, out); err != nil {
 			t.Fatalf("%s: Keep's result does not validate: %v", s.label, err)
 		}
 		if got, err := thriftfixture.Canonical(s.p, out); err != nil || !bytes.Equal(got, encode(t, s.p, want)) {
@@ -90,7 +90,7 @@ func TestMaskDiff(t *testing.T) {
 			m.Head.ID = 0
 		}
 	}
-	fm, err := dynamic.NewFieldMask(benchType(t, "Medium"), paths...)
+	fm, err := dynamic.NewFieldMask(thriftfixture.BenchType(t, "Medium"), paths...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,11 +98,11 @@ func TestMaskDiff(t *testing.T) {
 		if s.name != "Medium" {
 			continue
 		}
-		out, err := dynamic.NewValue(benchType(t, s.name), s.p, s.b).Mask(nil, fm)
+		out, err := dynamic.NewValue(thriftfixture.BenchType(t, s.name), s.p, s.b).Mask(nil, fm)
 		if err != nil {
 			t.Fatalf("%s: Mask: %v", s.label, err)
 		}
-		if err := dynamic.Validate(benchType(t, s.name), s.p, out); err != nil {
+		if err := dynamic.Validate(thriftfixture.BenchType(t, s.name), s.p, out); err != nil {
 			t.Fatalf("%s: Mask's result does not validate: %v", s.label, err)
 		}
 		want := decode(t, s.p, s.name, s.b).(*bench.Medium)
@@ -114,14 +114,14 @@ func TestMaskDiff(t *testing.T) {
 			t.Fatalf("%s: Mask kept a field it drops", s.label)
 		}
 	}
-	large, err := dynamic.NewFieldMask(benchType(t, "Large"), "pages.items.name", "bySmall.title", "pages")
+	large, err := dynamic.NewFieldMask(thriftfixture.BenchType(t, "Large"), "pages.items.name", "bySmall.title", "pages")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, pr := range []wire.Protocol{wire.Binary, wire.Compact} {
 		ext := map[wire.Protocol]string{wire.Binary: "binary", wire.Compact: "compact"}[pr]
-		b := readSpecimen(t, "large", ext)
-		out, err := dynamic.NewValue(benchType(t, "Large"), pr, b).Mask(nil, large)
+		b := thriftfixture.ReadSpecimen(t, "large", ext)
+		out, err := dynamic.NewValue(thriftfixture.BenchType(t, "Large"), pr, b).Mask(nil, large)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -138,7 +138,7 @@ func TestMaskDiff(t *testing.T) {
 
 // masked reports whether any of paths is present in the Medium b.
 func masked(t *testing.T, p wire.Protocol, b []byte, paths ...string) bool {
-	v := dynamic.NewValue(benchType(t, "Medium"), p, b)
+	v := dynamic.NewValue(thriftfixture.BenchType(t, "Medium"), p, b)
 	for _, s := range paths {
 		if got, err := v.Get(dynamic.MustParsePath(s)); err != nil || got.Exists() {
 			return true
@@ -150,7 +150,7 @@ func masked(t *testing.T, p wire.Protocol, b []byte, paths ...string) bool {
 func TestFieldMaskErrors(t *testing.T) {
 	for _, p := range []string{"items[0].name", "nope", "title.x", "items.nope"} {
 		var pe *dynamic.PathError
-		if _, err := dynamic.NewFieldMask(benchType(t, "Medium"), p); !errors.As(err, &pe) {
+		if _, err := dynamic.NewFieldMask(thriftfixture.BenchType(t, "Medium"), p); !errors.As(err, &pe) {
 			t.Errorf("NewFieldMask(%q) = %v, want a PathError", p, err)
 		}
 	}
@@ -159,7 +159,7 @@ func TestFieldMaskErrors(t *testing.T) {
 // TestKeepPathsDiff holds KeepPaths against copying the same fields into
 // a new generated struct, through lists and maps of structs.
 func TestKeepPathsDiff(t *testing.T) {
-	fm, err := dynamic.NewFieldMask(benchType(t, "Medium"), "title", "items.name", "byName.2", "head", "level")
+	fm, err := dynamic.NewFieldMask(thriftfixture.BenchType(t, "Medium"), "title", "items.name", "byName.2", "head", "level")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,11 +180,11 @@ func TestKeepPathsDiff(t *testing.T) {
 		if s.name != "Medium" {
 			continue
 		}
-		out, err := dynamic.NewValue(benchType(t, s.name), s.p, s.b).KeepPaths(nil, fm)
+		out, err := dynamic.NewValue(thriftfixture.BenchType(t, s.name), s.p, s.b).KeepPaths(nil, fm)
 		if err != nil {
 			t.Fatalf("%s: KeepPaths: %v", s.label, err)
 		}
-		if err := dynamic.Validate(benchType(t, s.name), s.p, out); err != nil {
+		if err := dynamic.Validate(thriftfixture.BenchType(t, s.name), s.p, out); err != nil {
 			t.Fatalf("%s: KeepPaths' result does not validate: %v", s.label, err)
 		}
 		want := keep(decode(t, s.p, s.name, s.b).(*bench.Medium))

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/rpckit/rpckit/internal/thriftfixture"
 	"github.com/rpckit/rpckit/thrift/dynamic"
 	"github.com/rpckit/rpckit/thrift/wire"
 )
@@ -42,7 +43,7 @@ func TestParsePath(t *testing.T) {
 // TestGetPathErrors: paths that do not fit the Type are PathErrors that
 // say what is wrong.
 func TestGetPathErrors(t *testing.T) {
-	v := dynamic.NewValue(benchType(t, "Medium"), wire.Binary, readSpecimen(t, "medium", "binary"))
+	v := dynamic.NewValue(thriftfixture.BenchType(t, "Medium"), wire.Binary, thriftfixture.ReadSpecimen(t, "medium", "binary"))
 	for path, want := range map[string]string{
 		"titel":              `thrift/dynamic: path "titel": no field "titel" in Medium; did you mean "title"?`,
 		"99":                 `thrift/dynamic: path "99": no field with id 99 in Medium`,
@@ -60,7 +61,7 @@ func TestGetPathErrors(t *testing.T) {
 			t.Errorf("Get(%s) = %v\n want %s", path, err, want)
 		}
 	}
-	large := dynamic.NewValue(benchType(t, "Large"), wire.Binary, readSpecimen(t, "large", "binary"))
+	large := dynamic.NewValue(thriftfixture.BenchType(t, "Large"), wire.Binary, thriftfixture.ReadSpecimen(t, "large", "binary"))
 	if _, err := large.Get(dynamic.MustParsePath("bySmall[1]")); err == nil {
 		t.Error("Get(bySmall[1]) on a map keyed by structs: no error")
 	}
@@ -69,7 +70,7 @@ func TestGetPathErrors(t *testing.T) {
 // TestGetAbsent: a field missing from the bytes, or under one, reads as
 // absent with its Type.
 func TestGetAbsent(t *testing.T) {
-	v := dynamic.NewValue(benchType(t, "Medium"), wire.Compact, []byte{0})
+	v := dynamic.NewValue(thriftfixture.BenchType(t, "Medium"), wire.Compact, []byte{0})
 	got, err := v.Get(dynamic.MustParsePath(`byName["x"].name`))
 	if err != nil || got.Exists() || got.Type().Name() != "string" || got.String() != "" {
 		t.Fatalf("Get = %v exists %v type %s, %v", got.String(), got.Exists(), got.Type().Name(), err)
@@ -80,7 +81,7 @@ func TestGetAbsent(t *testing.T) {
 func TestGetAllocs(t *testing.T) {
 	for _, pr := range []string{"binary", "compact"} {
 		p := map[string]wire.Protocol{"binary": wire.Binary, "compact": wire.Compact}[pr]
-		v := dynamic.NewValue(benchType(t, "Large"), p, readSpecimen(t, "large", pr))
+		v := dynamic.NewValue(thriftfixture.BenchType(t, "Large"), p, thriftfixture.ReadSpecimen(t, "large", pr))
 		for _, s := range []string{deepPaths["large"], "pages[3].items[2].blob", "main.names[5000000035]", "main.totals[7]"} {
 			path := dynamic.MustParsePath(s)
 			if got, err := v.Get(path); err != nil || !got.Exists() {

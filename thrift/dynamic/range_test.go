@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/rpckit/rpckit/internal/gen/thrift/rpckit/bench"
+	"github.com/rpckit/rpckit/internal/thriftfixture"
 	"github.com/rpckit/rpckit/thrift/dynamic"
 )
 
@@ -16,7 +17,7 @@ func TestRangeDiff(t *testing.T) {
 			continue
 		}
 		m := decode(t, s.p, s.name, s.b).(*bench.Medium)
-		v := dynamic.NewValue(benchType(t, s.name), s.p, s.b)
+		v := dynamic.NewValue(thriftfixture.BenchType(t, s.name), s.p, s.b)
 		fields := 0
 		if err := v.RangeFields(func(f *dynamic.Field, val dynamic.Value) bool {
 			got, err := v.Get(dynamic.Path{dynamic.IDStep(f.ID)})

@@ -8,6 +8,7 @@ import (
 
 	"github.com/apache/thrift/lib/go/thrift"
 	"github.com/rpckit/rpckit/internal/gen/thrift/rpckit/bench"
+	"github.com/rpckit/rpckit/internal/thriftfixture"
 	"github.com/rpckit/rpckit/thrift/dynamic"
 	"github.com/rpckit/rpckit/thrift/wire"
 )
@@ -88,7 +89,7 @@ func TestSetDeleteDiff(t *testing.T) {
 				continue
 			}
 			e.do(want)
-			v := dynamic.NewValue(benchType(t, s.name), s.p, s.b)
+			v := dynamic.NewValue(thriftfixture.BenchType(t, s.name), s.p, s.b)
 			var out []byte
 			var err error
 			if e.val != nil {
@@ -172,7 +173,7 @@ func TestSetCompactBool(t *testing.T) {
 
 // TestSetErrors: values that do not fit, and paths an edit cannot take.
 func TestSetErrors(t *testing.T) {
-	v := dynamic.NewValue(benchType(t, "Medium"), wire.Compact, readSpecimen(t, "medium", "compact"))
+	v := dynamic.NewValue(thriftfixture.BenchType(t, "Medium"), wire.Compact, thriftfixture.ReadSpecimen(t, "medium", "compact"))
 	for _, tc := range []struct {
 		path string
 		x    dynamic.Val
@@ -189,7 +190,7 @@ func TestSetErrors(t *testing.T) {
 			t.Errorf("Set(%s) = %d bytes, %v; want a PathError", tc.path, len(out), err)
 		}
 	}
-	empty := dynamic.NewValue(benchType(t, "Medium"), wire.Compact, []byte{0})
+	empty := dynamic.NewValue(thriftfixture.BenchType(t, "Medium"), wire.Compact, []byte{0})
 	if _, err := empty.Set(nil, dynamic.MustParsePath("head.name"), dynamic.StringVal("x")); err == nil {
 		t.Error("Set under an absent struct: no error")
 	}

@@ -4,6 +4,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/rpckit/rpckit/internal/thriftfixture"
 	"github.com/rpckit/rpckit/thrift/dynamic"
 	"github.com/rpckit/rpckit/thrift/idl"
 	"github.com/rpckit/rpckit/thrift/wire"
@@ -14,12 +15,12 @@ import (
 // value Types, requiredness, annotations through the declarations, and
 // one Type per declaration, also for recursive types and concurrent use.
 func TestCompile(t *testing.T) {
-	m := benchType(t, "Medium")
+	m := thriftfixture.BenchType(t, "Medium")
 	if len(m.Fields) != 18 || m.FieldByID(15) != m.FieldByName("byName") || m.FieldByID(19) != nil || m.FieldByID(-1) != nil {
 		t.Fatal("Medium's field tables are wrong")
 	}
 	by := m.FieldByName("byName").Type
-	if by.Kind != idl.MapKind || by.Key.Wire != wire.String || by.Elem != benchType(t, "Small") {
+	if by.Kind != idl.MapKind || by.Key.Wire != wire.String || by.Elem != thriftfixture.BenchType(t, "Small") {
 		t.Fatalf("byName: %v key %v elem %p", by.Kind, by.Key.Wire, by.Elem)
 	}
 	at := m.FieldByName("at")

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rpckit/rpckit/internal/thriftfixture"
 	"github.com/rpckit/rpckit/thrift/dynamic"
 	"github.com/rpckit/rpckit/thrift/wire"
 )
@@ -12,7 +13,7 @@ import (
 // TestValidateCorpus: everything the generated code writes validates.
 func TestValidateCorpus(t *testing.T) {
 	for _, s := range corpus(t, 25) {
-		if err := dynamic.Validate(benchType(t, s.name), s.p, s.b); err != nil {
+		if err := dynamic.Validate(thriftfixture.BenchType(t, s.name), s.p, s.b); err != nil {
 			t.Fatalf("%s: %v", s.label, err)
 		}
 	}

@@ -13,7 +13,7 @@ import (
 // file, never panics, and finishes in bounded time; what parses renders.
 func FuzzParse(f *testing.F) {
 	files, _ := filepath.Glob("testdata/*.thrift")
-	for _, name := range files {
+	for _, name := range append(files, benchIDL) {
 		src, err := os.ReadFile(name)
 		if err != nil {
 			f.Fatal(err)

@@ -26,16 +26,14 @@ func TestOracle(t *testing.T) {
 	if err != nil {
 		t.Fatal("the Apache Thrift compiler (thrift) is not installed; `make deps` installs it (Debian's thrift-compiler)")
 	}
-	files, _ := filepath.Glob("testdata/*.thrift")
-	more, _ := filepath.Glob("testdata/include/*.thrift")
-	for _, path := range append(files, more...) {
+	for _, path := range corpusFiles() {
 		name := strings.TrimPrefix(filepath.ToSlash(path), "testdata/")
 		if name == "uuid.thrift" {
 			continue
 		}
 		t.Run(name, func(t *testing.T) {
 			want := oracleJSON(t, thrift, path)
-			f, err := ParseFile(name, corpusOptions())
+			f, err := parseCorpusPath(path)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -49,6 +47,26 @@ func TestOracle(t *testing.T) {
 
 func corpusOptions() Options {
 	return Options{FS: os.DirFS("testdata"), IncludePaths: []string{"include"}}
+}
+
+// benchIDL is the Thrift side's shared schema, which the corpus takes in
+// from where it lives (the generated code and the specimens come from it).
+const benchIDL = "../testdata/bench.thrift"
+
+// corpusFiles lists the corpus by path: testdata's files, its includes,
+// and bench.thrift.
+func corpusFiles() []string {
+	files, _ := filepath.Glob("testdata/*.thrift")
+	more, _ := filepath.Glob("testdata/include/*.thrift")
+	return append(append(files, more...), benchIDL)
+}
+
+// parseCorpusPath parses a file of corpusFiles.
+func parseCorpusPath(path string) (*File, error) {
+	if path == benchIDL {
+		return ParseFile(filepath.Base(path), Options{FS: os.DirFS(filepath.Dir(path))})
+	}
+	return ParseFile(strings.TrimPrefix(filepath.ToSlash(path), "testdata/"), corpusOptions())
 }
 
 func oracleJSON(t *testing.T, thrift, path string) any {

@@ -1,21 +1,17 @@
 package loadtarget_test
 
 import (
-	"bufio"
 	"context"
 	"errors"
-	"fmt"
-	"io"
-	"log/slog"
 	"net"
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/apache/thrift/lib/go/thrift"
 	"github.com/rpckit/rpckit/internal/gen/thrift/rpckit/bench"
+	"github.com/rpckit/rpckit/internal/thrifttest"
 	"github.com/rpckit/rpckit/load"
 	"github.com/rpckit/rpckit/thrift/client"
 	"github.com/rpckit/rpckit/thrift/idl"
@@ -23,116 +19,17 @@ import (
 	"github.com/rpckit/rpckit/thrift/wire"
 )
 
-func TestMain(m *testing.M) {
-	slog.SetDefault(slog.New(slog.DiscardHandler)) // the server's logs of broken connections
-	if os.Getenv(serveEnv) != "" {
-		os.Exit(serveChild())
-	}
-	os.Exit(m.Run())
-}
-
-// serveEnv makes the test binary a BenchService server: it prints its
-// address and serves until its stdin closes, so that allocation counts
+// TestMain quiets the Apache server's logs of the connections tests
+// break, and serves instead when the test binary is a server in another
+// process (thrifttest.ServeApart), so that allocation counts and CPU time
 // see the client alone.
-const serveEnv = "RPCKIT_THRIFT_LOADTARGET_TEST_SERVE"
-
-func serveChild() int {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	srv, err := startServer(ln, &handler{})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	go srv.AcceptLoop()
-	fmt.Println(ln.Addr())
-	io.Copy(io.Discard, os.Stdin)
-	srv.Stop()
-	return 0
-}
-
-// serveApart starts the test binary as a server in another process and
-// returns its address; the process ends with the test.
-func serveApart(t *testing.T) string {
-	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), serveEnv+"=1")
-	cmd.Stderr = os.Stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { stdin.Close(); cmd.Wait() })
-	line, err := bufio.NewReader(stdout).ReadString('\n')
-	if err != nil {
-		t.Fatalf("server process: %v", err)
-	}
-	return strings.TrimSpace(line)
-}
-
-// handler is BenchService: echoes, a declared exception, oneway events.
-type handler struct{ events chan string }
-
-func (h *handler) Echo(_ context.Context, req *bench.Small) (*bench.Small, error) { return req, nil }
-func (h *handler) GetMedium(_ context.Context, id int64, title string) (*bench.Medium, error) {
-	return &bench.Medium{Title: title, Total: id}, nil
-}
-func (h *handler) PutMedium(_ context.Context, req *bench.Medium) (*bench.Medium, error) {
-	return req, nil
-}
-func (h *handler) Trim(context.Context, *bench.Medium) (*bench.MediumPart, error) {
-	return &bench.MediumPart{}, nil
-}
-func (h *handler) Grow(context.Context, *bench.Medium, int32) (*bench.Large, error) {
-	return &bench.Large{}, nil
-}
-func (h *handler) Notify(_ context.Context, event string) error {
-	select {
-	case h.events <- event:
-	default:
-	}
-	return nil
-}
-func (h *handler) Fail(_ context.Context, code int32, message string) error {
-	return &bench.BenchError{Code: code, Message: message}
-}
+func TestMain(m *testing.M) { os.Exit(thrifttest.Main(m)) }
 
 // serve serves BenchService, framed binary, on loopback until the test
 // ends.
-func serve(t *testing.T, h *handler) string {
+func serve(t *testing.T, h *thrifttest.Handler) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := startServer(ln, h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	go func() { defer close(done); srv.AcceptLoop() }()
-	t.Cleanup(func() { srv.Stop(); <-done })
-	return ln.Addr().String()
-}
-
-// startServer returns a listening TSimpleServer of h on ln.
-func startServer(ln net.Listener, h *handler) (*thrift.TSimpleServer, error) {
-	sock := thrift.NewTServerSocketFromFactoryTimeout(func(net.Addr) (net.Listener, error) { return ln, nil }, ln.Addr(), 0)
-	cfg := &thrift.TConfiguration{}
-	srv := thrift.NewTSimpleServer4(bench.NewBenchServiceProcessor(h), sock,
-		thrift.NewTFramedTransportFactoryConf(thrift.NewTTransportFactory(), cfg), thrift.NewTBinaryProtocolFactoryConf(cfg))
-	srv.SetLogContext(context.Background())
-	return srv, srv.Listen()
+	return thrifttest.Serve(t, thrifttest.Setup{}, h)
 }
 
 func function(t *testing.T, name string) *idl.Function {
@@ -170,7 +67,7 @@ func newTarget(t *testing.T, o loadtarget.Options) *loadtarget.Target {
 }
 
 func TestCallOutcomes(t *testing.T) {
-	h := &handler{events: make(chan string, 1)}
+	h := thrifttest.NewHandler()
 	addr := serve(t, h)
 	ctx := context.Background()
 	echo := newTarget(t, loadtarget.Options{Client: client.Options{Addr: addr}, Function: function(t, "Echo"),
@@ -191,7 +88,7 @@ func TestCallOutcomes(t *testing.T) {
 		t.Errorf("Notify: %v", err)
 	}
 	select {
-	case ev := <-h.events:
+	case ev := <-h.Events:
 		if ev != "e" {
 			t.Errorf("the server saw event %q", ev)
 		}
@@ -202,7 +99,7 @@ func TestCallOutcomes(t *testing.T) {
 
 // TestNewChecksTheServer: what would fail every call fails New, at once.
 func TestNewChecksTheServer(t *testing.T) {
-	addr := serve(t, &handler{})
+	addr := serve(t, thrifttest.NewHandler())
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -243,7 +140,7 @@ func TestNewChecksTheServer(t *testing.T) {
 // TestRun: a load run over the target counts successes and declared
 // exceptions by name, over a pool smaller than the concurrency.
 func TestRun(t *testing.T) {
-	addr := serve(t, &handler{})
+	addr := serve(t, thrifttest.NewHandler())
 	for _, c := range []struct {
 		fn   string
 		args thrift.TStruct
@@ -271,7 +168,7 @@ func TestRun(t *testing.T) {
 
 // TestCallAllocs: a call on a warm connection allocates nothing.
 func TestCallAllocs(t *testing.T) {
-	addr := serveApart(t)
+	addr := thrifttest.ServeApart(t, thrifttest.Setup{})
 	lt := newTarget(t, loadtarget.Options{Client: client.Options{Addr: addr}, Function: function(t, "Echo"),
 		Args: encode(t, &bench.BenchServiceEchoArgs{Req: &bench.Small{Name: "x", Blob: make([]byte, 100)}})})
 	ctx := context.Background()

@@ -2,7 +2,6 @@ package transcode_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"testing"
 
@@ -28,29 +27,19 @@ import (
 // key-value entries, as in this package's mapping (encoding/json has no
 // form for struct keys).
 func BenchmarkTargets(b *testing.B) {
-	b.Run("ToJSON", func(b *testing.B) { eachSpecimen(b, benchToJSON) })
-	b.Run("ToJSONGeneric", func(b *testing.B) { eachSpecimen(b, benchToJSONGeneric) })
-	b.Run("FromJSON", func(b *testing.B) { eachSpecimen(b, benchFromJSON) })
-	b.Run("FromJSONGeneric", func(b *testing.B) { eachSpecimen(b, benchFromJSONGeneric) })
-}
-
-// eachSpecimen runs fn for every specimen in both protocols.
-func eachSpecimen(b *testing.B, fn func(b *testing.B, s thriftfixture.Specimen, p wire.Protocol, data []byte)) {
-	for _, s := range thriftfixture.Specimens {
-		for _, pr := range thriftfixture.Protocols {
-			data := readSpecimen(b, s.Name, pr.Ext)
-			b.Run(s.Name+"."+pr.Ext, func(b *testing.B) { fn(b, s, pr.Proto, data) })
-		}
-	}
+	b.Run("ToJSON", func(b *testing.B) { thriftfixture.EachSpecimen(b, benchToJSON) })
+	b.Run("ToJSONGeneric", func(b *testing.B) { thriftfixture.EachSpecimen(b, benchToJSONGeneric) })
+	b.Run("FromJSON", func(b *testing.B) { thriftfixture.EachSpecimen(b, benchFromJSON) })
+	b.Run("FromJSONGeneric", func(b *testing.B) { thriftfixture.EachSpecimen(b, benchFromJSONGeneric) })
 }
 
 func benchToJSON(b *testing.B, s thriftfixture.Specimen, p wire.Protocol, data []byte) {
-	g := newGenerated(b, p, data)
+	g := thriftfixture.NewGenerated(b, p, data)
 	typ := benchType(b, s.Type)
 	o := transcode.MarshalOptions{Protocol: p}
 	mustMarshal(b, o, s, data)
 	benchpair.Compare(b, func() {
-		if _, err := goMarshal(g.read(s.Type)); err != nil {
+		if _, err := goMarshal(g.Read(s.Type)); err != nil {
 			b.Fatal(err)
 		}
 	}, func() {
@@ -76,10 +65,10 @@ func benchToJSONGeneric(b *testing.B, s thriftfixture.Specimen, p wire.Protocol,
 }
 
 func benchFromJSON(b *testing.B, s thriftfixture.Specimen, p wire.Protocol, data []byte) {
-	g := newGenerated(b, p, data)
+	g := thriftfixture.NewGenerated(b, p, data)
 	typ := benchType(b, s.Type)
 	j := mustMarshal(b, transcode.MarshalOptions{Protocol: p}, s, data)
-	goJSON, err := goMarshal(g.read(s.Type))
+	goJSON, err := goMarshal(g.Read(s.Type))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -89,7 +78,7 @@ func benchFromJSON(b *testing.B, s thriftfixture.Specimen, p wire.Protocol, data
 		if err != nil {
 			b.Fatal(err)
 		}
-		g.write(v)
+		g.Write(v)
 	}, func() {
 		if _, err := o.Unmarshal(typ, j); err != nil {
 			b.Fatal(err)
@@ -171,38 +160,4 @@ func goUnmarshal(name string, in []byte) (thrift.TStruct, error) {
 		l.BySmall[e.Key] = e.Value
 	}
 	return l, nil
-}
-
-// generated holds the generated code's side of a benchmark: a memory
-// transport to read from and write to, and a protocol over it.
-type generated struct {
-	b    testing.TB
-	in   []byte
-	buf  *thrift.TMemoryBuffer
-	prot thrift.TProtocol
-}
-
-func newGenerated(b testing.TB, p wire.Protocol, in []byte) *generated {
-	buf := thrift.NewTMemoryBufferLen(2 * len(in))
-	return &generated{b, in, buf, thriftfixture.Protocol(p, buf)}
-}
-
-func (g *generated) read(name string) thrift.TStruct {
-	g.buf.Reset()
-	g.buf.Write(g.in)
-	s := thriftfixture.New(name)
-	if err := s.Read(context.Background(), g.prot); err != nil {
-		g.b.Fatal(err)
-	}
-	return s
-}
-
-func (g *generated) write(s thrift.TStruct) {
-	g.buf.Reset()
-	if err := s.Write(context.Background(), g.prot); err != nil {
-		g.b.Fatal(err)
-	}
-	if err := g.prot.Flush(context.Background()); err != nil {
-		g.b.Fatal(err)
-	}
 }

@@ -1,5 +1,5 @@
 """BenchService (thrift/testdata/bench.thrift) served by the Apache Thrift
-Python library, for thrift/client's interop tests.
+Python library, for the interop tests (internal/thrifttest).
 
     python3 bench_server.py GEN_DIR TRANSPORT PROTOCOL
 
@@ -34,7 +34,7 @@ class Handler:
     def GetMedium(self, id, title):
         if id < 0:
             raise BenchError(code=id, message=title)
-        return Medium(title=title, total=id, tags=["a", "b"])
+        return Medium(title=title, total=id, tags=["a", "b"], labels={"k": "v"})
 
     def PutMedium(self, req):
         return req
