@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"sync"
 	"time"
+
+	"github.com/prometheus/common/model"
 )
 
 // Defaults for the zero Options.
@@ -46,10 +48,7 @@ type Options struct {
 // http or https, with a host.
 func CheckURL(raw string) error {
 	u, err := url.Parse(raw)
-	if err != nil {
-		return fmt.Errorf("promscrape: %w", err)
-	}
-	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
+	if err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
 		return fmt.Errorf("promscrape: %q is not an http:// or https:// URL with a host", raw)
 	}
 	return nil
@@ -235,4 +234,12 @@ func (l *limitReader) Read(p []byte) (int, error) {
 	n, err := l.r.Read(p)
 	l.left -= int64(n)
 	return n, err
+}
+
+// CheckName reports whether name is a metric name an endpoint may expose.
+func CheckName(name string) error {
+	if !model.LegacyValidation.IsValidMetricName(name) {
+		return fmt.Errorf("promscrape: %q is not a metric name", name)
+	}
+	return nil
 }

@@ -196,6 +196,16 @@ func (w window) max(get func(*sample) value) (float64, bool) {
 	return m, found
 }
 
+// last is the value of the last scrape in the window that has one, or
+// of the closest around it when none is in it.
+func (w window) last(get func(*sample) value) float64 {
+	in := w.within(func(s *sample) bool { return get(s).ok })
+	if len(in) == 0 {
+		return 0
+	}
+	return get(in[len(in)-1].s).v
+}
+
 // within is the scrapes in the window that have a value, or the closest
 // either side of it when none is in it.
 func (w window) within(has func(*sample) bool) []*timed {
@@ -324,7 +334,7 @@ func (w window) named(name string) load.ServerMetric {
 		}
 	default:
 		m.Max, _ = w.max(val)
-		m.Last, _, _ = w.at(w.to, val)
+		m.Last = w.last(val)
 	}
 	if m.Kind == "histogram" {
 		m.P50, m.P99 = w.namedQuantiles(name)
