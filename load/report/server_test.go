@@ -85,3 +85,33 @@ func TestServerText(t *testing.T) {
 		t.Errorf("all scrapes failed, and the text does not say so:\n%s", buf.String())
 	}
 }
+
+// TestServerHTML: the HTML report has a table per endpoint, a row for the
+// run and one per step, and says when every scrape failed.
+func TestServerHTML(t *testing.T) {
+	r := rampWithServer()
+	page := serverPage(t, Run{Name: "ramp", Result: r})
+	for _, want := range []string{`<section id="server">`, `<code>http://127.0.0.1:9090/metrics</code>`,
+		`<tr><td class="text">run</td><td>0.50</td>`, `<tr><td class="text">step 2</td><td>0.50</td>`, `<td>48.0 MiB</td>`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %s", want)
+		}
+	}
+	r.Server[0].Failed = r.Server[0].Scrapes
+	page = serverPage(t, Run{Name: "ramp", Result: r})
+	if !strings.Contains(page, "Every scrape failed, so there are no server figures: HTTP 503") {
+		t.Error("all scrapes failed, and the page does not say so")
+	}
+	if page := serverPage(t, Run{Name: "ramp", Result: ramp()}); strings.Contains(page, `id="server"`) {
+		t.Error("a server section without scraped endpoints")
+	}
+}
+
+func serverPage(t *testing.T, run Run) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := WriteHTML(&b, HTMLOptions{}, run); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}

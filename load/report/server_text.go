@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -120,26 +121,10 @@ func writeServerSteps(w io.Writer, steps []*load.Result) {
 	}
 }
 
-// serverStepRow is a step's cells, tab-separated; "-" where not reported.
+// serverStepRow is a step's cells, tab-separated.
 func serverStepRow(s load.ServerStats, r *load.Result) string {
-	cores, perCall, rss, gor, gc, p50, p99 := "-", "-", "-", "-", "-", "-", "-"
-	if s.HasCPU {
-		cores, perCall = fmtFloat(s.Cores(), 2), fmtMicros(s.CPUPerCall(r.Calls))
-	}
-	if s.HasRSS {
-		rss = fmtBytes(s.MaxRSS)
-	}
-	if s.HasGoroutines {
-		gor = strconv.FormatInt(s.MaxGoroutines, 10)
-	}
-	if s.HasGC {
-		gc = strconv.FormatInt(s.GCs, 10)
-	}
-	if len(s.Latency) > 0 {
-		p50, p99 = fmtMS(s.Latency[0].P50), fmtMS(s.Latency[0].P99)
-	}
-	return fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d/%d", cores, perCall, fmtMicros(r.CPUPerCall()), rss, gor, gc, p50, p99,
-		s.Scrapes-s.Failed, s.Scrapes)
+	c := serverCellsOf(s, r)
+	return strings.Join([]string{c.Cores, c.PerCall, c.ClientPerCall, c.RSS, c.Goroutines, c.GC, c.P50, c.P99, c.Scrapes}, "\t")
 }
 
 func fmtMicros(d time.Duration) string {
