@@ -138,22 +138,24 @@ ramp, knee {step, rate_rps, reason} and, with --slo, capacity {found,
 rate_rps, step}. --format csv adds successes, slo, capacity_rps and knee_rps.
 
 --target-metrics URL (repeatable; a top-level key of a scenario file) scrapes
-the service's Prometheus endpoint (rpckit serve's --admin /metrics, the
-gateway's --admin /metrics) at the start, at each step's ends and every
-second, each scrape within 2s and 16 MiB, and reports beside the client's
-view, for the run and each step: the server's CPU (cores, and CPU per call
-next to the client's), most resident memory and goroutines, GC pauses, its
-own handling time (p50/p99 within grpc_server_handling_seconds' buckets, all
-methods and by method) and each --target-metric NAME (a counter's rate, a
-gauge's last and max, a histogram's p50/p99). In JSON it is target_metrics,
-one object per URL on the run and on each step: url, scrapes, failed,
-first_error, span_ms, cpu_ms, cores, cpu_us_per_call, max_rss_bytes,
-max_goroutines, gc_pauses, gc_pause_ms, latency [{method, calls, p50_ms,
-p99_ms}], metrics [{name, kind, found, rate, last, max, p50, p99}]; what the
-endpoint does not expose is left out. A failed scrape is counted, and
-warned of on stderr; when every scrape fails the report says so. The exit
-status stays the calls' own: the endpoint is observed beside the
-measurement, not part of it.
+the service's Prometheus endpoint (rpckit serve's --admin /metrics) at the
+start, at each step's ends and every second, each scrape within 2s and 16 MiB,
+and reports beside the client's view, for the run and each step: the server's
+CPU (cores, and CPU per call next to the client's), most resident memory and
+goroutines, GC pauses, its own handling time (p50/p99 within
+grpc_server_handling_seconds' buckets, or a gateway's
+rpckit_gateway_request_duration_seconds', all methods and by method) and each
+--target-metric NAME (a counter's rate, a gauge's last and max, a histogram's
+p50/p99). In JSON it is target_metrics, one object per URL on the run and on
+each step: url, scrapes, failed, first_error, span_ms, cpu_ms, cores,
+cpu_us_per_call, max_rss_bytes, max_goroutines, gc_pauses, gc_pause_ms,
+latency [{method, calls, p50_ms, p99_ms}], metrics [{name, kind, found, rate,
+last, max, p50, p99}]; what the endpoint does not expose is left out. For
+rpckit gateway, give its --admin /metrics (the process) and its listener's
+/metrics (--metrics: its request time). A failed scrape is counted, and warned
+of on stderr; when every scrape fails the report says so. The exit status
+stays the calls' own: the endpoint is observed beside the measurement, not
+part of it.
 
 gRPC calls go through --engine lean, the default: rpckit's own HTTP/2 client
 (invoke/lean), which spends a fraction of grpc-go's CPU per call, so the load

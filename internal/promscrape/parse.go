@@ -20,6 +20,8 @@ const (
 	goroutinesName = "go_goroutines"
 	gcName         = "go_gc_duration_seconds"
 	handlingName   = "grpc_server_handling_seconds"
+	// The gateway's own, when there is no gRPC server's.
+	gatewayName = "rpckit_gateway_request_duration_seconds"
 )
 
 // maxMethods bounds the methods of grpc_server_handling_seconds kept per
@@ -84,7 +86,11 @@ func sampleOf(fams map[string]*dto.MetricFamily, names []string) *sample {
 		goroutines: scalar(fams[goroutinesName]),
 	}
 	s.gcSum, s.gcCount = summaryOf(fams[gcName])
-	s.all, s.methods = handling(fams[handlingName])
+	if f, ok := fams[handlingName]; ok {
+		s.all, s.methods = handling(f, grpcMethod)
+	} else {
+		s.all, s.methods = handling(fams[gatewayName], gatewayRoute)
+	}
 	for _, n := range names {
 		if f, ok := fams[n]; ok {
 			if s.named == nil {
@@ -138,9 +144,9 @@ func summaryOf(f *dto.MetricFamily) (sum, count value) {
 	return value{s, finite(s)}, value{c, true}
 }
 
-// handling is grpc_server_handling_seconds over every method, and by
-// method (at most maxMethods of them).
-func handling(f *dto.MetricFamily) (*hist, map[string]*hist) {
+// handling is a latency histogram over every method, and by method (at
+// most maxMethods of them), a series' method named by name.
+func handling(f *dto.MetricFamily, name func(*dto.Metric) string) (*hist, map[string]*hist) {
 	if f == nil || f.GetType() != dto.MetricType_HISTOGRAM {
 		return nil, nil
 	}
@@ -152,12 +158,23 @@ func handling(f *dto.MetricFamily) (*hist, map[string]*hist) {
 			continue
 		}
 		all = all.plus(h)
-		name := label(m, "grpc_service") + "/" + label(m, "grpc_method")
-		if old, ok := methods[name]; ok || len(methods) < maxMethods {
-			methods[name] = old.plus(h)
+		n := name(m)
+		if old, ok := methods[n]; ok || len(methods) < maxMethods {
+			methods[n] = old.plus(h)
 		}
 	}
 	return all, methods
+}
+
+// grpcMethod is "service/method" of a grpc_server_handling_seconds series.
+func grpcMethod(m *dto.Metric) string {
+	return label(m, "grpc_service") + "/" + label(m, "grpc_method")
+}
+
+// gatewayRoute is "protocol route" of a gateway's series: "rest GET
+// /v1/rank".
+func gatewayRoute(m *dto.Metric) string {
+	return label(m, "protocol") + " " + label(m, "route")
 }
 
 func label(m *dto.Metric, name string) string {

@@ -90,3 +90,21 @@ func TestQuantile(t *testing.T) {
 		t.Errorf("empty quantile = %g, want NaN", got)
 	}
 }
+
+// TestParseGateway: a gateway's request duration is its handling time,
+// by protocol and route, when no gRPC server's is there.
+func TestParseGateway(t *testing.T) {
+	body := `# TYPE rpckit_gateway_request_duration_seconds histogram
+rpckit_gateway_request_duration_seconds_bucket{protocol="rest",route="POST /v1/rank",le="0.001"} 4
+rpckit_gateway_request_duration_seconds_bucket{protocol="rest",route="POST /v1/rank",le="+Inf"} 5
+rpckit_gateway_request_duration_seconds_sum{protocol="rest",route="POST /v1/rank"} 0.01
+rpckit_gateway_request_duration_seconds_count{protocol="rest",route="POST /v1/rank"} 5
+`
+	s, err := parse(strings.NewReader(body), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.all.total() != 5 || s.methods["rest POST /v1/rank"].total() != 5 {
+		t.Errorf("all %v, methods %v: want the route's 5 requests", s.all, s.methods)
+	}
+}

@@ -77,3 +77,8 @@ func (h *hist) toward(o *hist, f float64) *hist {
 	out.sum += (o.sum - h.sum) * f
 	return out
 }
+
+// empty is a histogram of h's bounds with no observations.
+func (h *hist) empty() *hist {
+	return &hist{bounds: h.bounds, counts: make([]float64, len(h.counts))}
+}

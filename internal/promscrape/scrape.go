@@ -79,22 +79,31 @@ type scrape struct {
 	err error
 }
 
-// Start scrapes every endpoint now, then every Interval and at the Marks,
-// until ctx ends or Stop. The URLs must pass CheckURL.
+// Start scrapes every endpoint once, and returns when those scrapes are
+// done (within Timeout), so that they precede what is to be measured;
+// then every Interval and at the Marks, until ctx ends or Stop. The URLs
+// must pass CheckURL.
 func Start(ctx context.Context, opts Options) *Scraper {
 	opts = opts.withDefaults()
 	ctx, cancel := context.WithCancel(ctx)
 	sc := &Scraper{opts: opts, start: time.Now(), cancel: cancel}
 	for _, u := range opts.URLs {
-		t := &target{url: u}
-		sc.targets = append(sc.targets, t)
-		sc.wg.Add(1)
-		go func() {
-			defer sc.wg.Done()
-			sc.loop(ctx, t)
-		}()
+		sc.targets = append(sc.targets, &target{url: u})
+	}
+	sc.scrapeAll(ctx)
+	for _, t := range sc.targets {
+		sc.wg.Go(func() { sc.loop(ctx, t) })
 	}
 	return sc
+}
+
+// scrapeAll scrapes every endpoint at once and waits for them.
+func (sc *Scraper) scrapeAll(ctx context.Context) {
+	var wg sync.WaitGroup
+	for _, t := range sc.targets {
+		wg.Go(func() { sc.scrapeInto(ctx, t) })
+	}
+	wg.Wait()
 }
 
 func (o Options) withDefaults() Options {
@@ -113,11 +122,10 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// loop scrapes t at once, then at each tick or mark, until ctx ends.
+// loop scrapes t at each tick or mark, until ctx ends.
 func (sc *Scraper) loop(ctx context.Context, t *target) {
 	marks := sc.opts.Marks
 	for {
-		sc.scrapeInto(ctx, t)
 		now := time.Now()
 		for len(marks) > 0 && !sc.start.Add(marks[0]).After(now) {
 			marks = marks[1:]
@@ -133,6 +141,7 @@ func (sc *Scraper) loop(ctx context.Context, t *target) {
 			return
 		case <-timer.C:
 		}
+		sc.scrapeInto(ctx, t)
 	}
 }
 
@@ -153,16 +162,15 @@ func (sc *Scraper) Stop() {
 	sc.stopped = true
 	sc.cancel()
 	sc.wg.Wait()
-	var wg sync.WaitGroup
-	for _, t := range sc.targets {
-		wg.Go(func() { sc.scrapeInto(context.Background(), t) })
-	}
-	wg.Wait()
+	sc.scrapeAll(context.Background())
 }
 
-// scrapeInto scrapes t once and keeps the outcome.
+// scrapeInto scrapes t once and keeps the outcome, timed halfway
+// through the request: the endpoint read its values somewhere in it.
 func (sc *Scraper) scrapeInto(ctx context.Context, t *target) {
+	begin := time.Now()
 	s, err := sc.scrapeOnce(ctx, t.url)
+	at := begin.Add(time.Since(begin) / 2)
 	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
 		return // the run ended mid-scrape: Stop scrapes once more
 	}
@@ -172,7 +180,7 @@ func (sc *Scraper) scrapeInto(ctx context.Context, t *target) {
 		t.dropped++
 		return
 	}
-	t.scrapes = append(t.scrapes, scrape{at: time.Now(), s: s, err: err})
+	t.scrapes = append(t.scrapes, scrape{at: at, s: s, err: err})
 }
 
 // scrapeOnce GETs url and parses the body.

@@ -116,14 +116,18 @@ func (w window) around(t time.Time, has func(*sample) bool) (before, after *time
 	return before, after
 }
 
-// at is a value at t, interpolated between the scrapes around t, and the
-// time the value is for (t, or the closest scrape's time).
+// at is a counter's value at t, interpolated between the scrapes around
+// t, and the time the value is for (t, or the closest scrape's time). A
+// counter that first shows after a scrape that worked without it starts
+// from zero at that scrape: series appear with their first event.
 func (w window) at(t time.Time, get func(*sample) value) (float64, time.Time, bool) {
 	has := func(s *sample) bool { return get(s).ok }
 	a, b := w.around(t, has)
 	switch {
 	case a == nil && b == nil:
 		return 0, t, false
+	case a == nil && w.lastBefore(t) != nil:
+		return get(b.s).v * fraction(t, w.lastBefore(t), b), t, true
 	case a == nil:
 		return get(b.s).v, b.at, true
 	case b == nil:
@@ -133,6 +137,17 @@ func (w window) at(t time.Time, get func(*sample) value) (float64, time.Time, bo
 	}
 	va, vb := get(a.s).v, get(b.s).v
 	return va + (vb-va)*fraction(t, a, b), t, true
+}
+
+// lastBefore is the last scrape that worked at or before t, or nil.
+func (w window) lastBefore(t time.Time) *timed {
+	var last *timed
+	for _, s := range w.ok {
+		if !s.at.After(t) {
+			last = s
+		}
+	}
+	return last
 }
 
 // fraction is how far t is from a to b, 0 to 1.
@@ -298,12 +313,17 @@ func (w window) histDelta(get func(*sample) *hist) *hist {
 }
 
 // histAt is a histogram at t, interpolated bucket by bucket between the
-// scrapes around t when their bounds agree, else the closest.
+// scrapes around t when their bounds agree, else the closest; one that
+// first shows after a scrape that worked without it starts from empty
+// there, as counters do.
 func (w window) histAt(t time.Time, get func(*sample) *hist) *hist {
 	a, b := w.around(t, func(s *sample) bool { return get(s) != nil })
 	switch {
 	case a == nil && b == nil:
 		return nil
+	case a == nil && w.lastBefore(t) != nil:
+		hb := get(b.s)
+		return hb.empty().toward(hb, fraction(t, w.lastBefore(t), b))
 	case a == nil:
 		return get(b.s)
 	case b == nil || !b.at.After(a.at):

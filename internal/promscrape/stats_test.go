@@ -83,6 +83,31 @@ func TestStatsLatency(t *testing.T) {
 	}
 }
 
+// TestStatsSeriesAppear: a histogram and a counter that first show in a
+// later scrape count from zero at the scrape before, which worked
+// without them: no call before their first scrape is lost.
+func TestStatsSeriesAppear(t *testing.T) {
+	base := time.Now()
+	bounds := []float64{0.001, math.Inf(1)}
+	h := &hist{bounds: bounds, counts: []float64{80, 100}, count: 100}
+	scrapes := []scrape{
+		{at: base, s: &sample{}},
+		{at: base.Add(time.Second), s: &sample{all: h, methods: map[string]*hist{"a.S/Get": h},
+			named: map[string]named{"c": {kind: "counter", value: 100}}}},
+	}
+	st := statsOf("u", scrapes, base, base.Add(time.Second), []string{"c"})
+	if len(st.Latency) == 0 || st.Latency[0].Calls != 100 {
+		t.Errorf("latency %+v, want the 100 calls since the first scrape", st.Latency)
+	}
+	if m := st.Metrics[0]; m.Rate != 100 {
+		t.Errorf("counter rate %g, want 100/s from zero", m.Rate)
+	}
+	half := statsOf("u", scrapes, base.Add(500*time.Millisecond), base.Add(time.Second), nil)
+	if half.Latency[0].Calls != 50 {
+		t.Errorf("half a second: %d calls, want 50", half.Latency[0].Calls)
+	}
+}
+
 // TestScraper scrapes a live endpoint, a dead one and one serving
 // garbage: every scrape is counted, the failures with their reasons.
 func TestScraper(t *testing.T) {
