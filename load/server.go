@@ -70,11 +70,13 @@ func (t ServerStats) Cores() float64 {
 	return t.CPU.Seconds() / t.Span.Seconds()
 }
 
-// CPUPerCall is the server's CPU time per call, over calls made in Span,
-// or zero.
-func (t ServerStats) CPUPerCall(calls int64) time.Duration {
-	if calls <= 0 || !t.HasCPU {
+// CPUPerCall is the server's CPU time per timed call of r, the result
+// the stats are over: the cores it used over Span, times r's measured
+// time, per call (Span is shorter than that only when scrapes did not
+// bracket it); zero without calls or CPU.
+func (t ServerStats) CPUPerCall(r *Result) time.Duration {
+	if r.Calls <= 0 || !t.HasCPU || t.Span <= 0 {
 		return 0
 	}
-	return t.CPU / time.Duration(calls)
+	return time.Duration(t.Cores() * float64(r.Duration) / float64(r.Calls))
 }

@@ -213,7 +213,7 @@ func serverCPUPerCall(r *load.Result) time.Duration {
 	if len(r.Server) == 0 {
 		return 0
 	}
-	return r.Server[0].CPUPerCall(r.Calls)
+	return r.Server[0].CPUPerCall(r)
 }
 
 func fmtMS(d time.Duration) string {

@@ -33,7 +33,7 @@ func serverCellsOf(s load.ServerStats, r *load.Result) serverCells {
 	c := serverCells{"-", "-", fmtMicros(r.CPUPerCall()), "-", "-", "-", "-", "-",
 		fmt.Sprintf("%d/%d", s.Scrapes-s.Failed, s.Scrapes)}
 	if s.HasCPU {
-		c.Cores, c.PerCall = fmtFloat(s.Cores(), 2), fmtMicros(s.CPUPerCall(r.Calls))
+		c.Cores, c.PerCall = fmtFloat(s.Cores(), 2), fmtMicros(s.CPUPerCall(r))
 	}
 	if s.HasRSS {
 		c.RSS = fmtBytes(s.MaxRSS)

@@ -138,7 +138,7 @@ func toJSON(r *load.Result, slo SLO) (*jsonResult, error) {
 		Addresses: r.Addresses,
 		MaxLagMS:  ms(r.MaxLag), MeanLagMS: ms(r.MeanLag),
 		CPUMS: ms(r.CPU), CPUPerCall: float64(r.CPUPerCall()) / 1e3,
-		SLO: sloJSON(r, slo), TargetMetrics: serversJSON(r.Server, r.Calls),
+		SLO: sloJSON(r, slo), TargetMetrics: serversJSON(r),
 	}
 	var err error
 	if jr.Latency, err = latencyJSON(r.Corrected); err != nil {

@@ -58,18 +58,18 @@ func val[T any](p *T) T {
 	return *p
 }
 
-func serversJSON(stats []load.ServerStats, calls int64) []jsonServer {
+func serversJSON(r *load.Result) []jsonServer {
 	var out []jsonServer
-	for _, s := range stats {
-		out = append(out, serverJSON(s, calls))
+	for _, s := range r.Server {
+		out = append(out, serverJSON(s, r))
 	}
 	return out
 }
 
-func serverJSON(s load.ServerStats, calls int64) jsonServer {
+func serverJSON(s load.ServerStats, r *load.Result) jsonServer {
 	js := jsonServer{URL: s.URL, Scrapes: s.Scrapes, Failed: s.Failed, FirstError: s.FirstError,
 		SpanMS: ms(s.Span), CPUMS: ptr(ms(s.CPU), s.HasCPU), Cores: ptr(s.Cores(), s.HasCPU),
-		CPUPerCall:    ptr(float64(s.CPUPerCall(calls))/1e3, s.HasCPU && calls > 0),
+		CPUPerCall:    ptr(float64(s.CPUPerCall(r))/1e3, s.HasCPU && r.Calls > 0),
 		MaxRSS:        ptr(s.MaxRSS, s.HasRSS),
 		MaxGoroutines: ptr(s.MaxGoroutines, s.HasGoroutines),
 		GCPauses:      ptr(s.GCs, s.HasGC), GCPauseMS: ptr(ms(s.GCPause), s.HasGC)}

@@ -61,7 +61,7 @@ func writeServer(w io.Writer, s load.ServerStats, r *load.Result) {
 func cpuText(s load.ServerStats, r *load.Result) string {
 	t := fmtFloat(s.Cores(), 2) + " cores"
 	if r.Calls > 0 {
-		t += ", " + fmtUnit(s.CPUPerCall(r.Calls)) + " per call"
+		t += ", " + fmtUnit(s.CPUPerCall(r)) + " per call"
 		if r.CPU > 0 {
 			t += " (client " + fmtUnit(r.CPUPerCall()) + ")"
 		}
