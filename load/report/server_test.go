@@ -63,6 +63,9 @@ func TestServerText(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := buf.String()
+	if strings.Contains(text, "all methods") {
+		t.Errorf("the handling time of all methods, with a single method, is shown twice:\n%s", text)
+	}
 	// Half a core over the run's 20 s, per call.
 	perCall := fmtUnit(10 * time.Second / time.Duration(r.Calls))
 	for _, want := range []string{

@@ -49,7 +49,7 @@ func writeServer(w io.Writer, s load.ServerStats, r *load.Result) {
 	if s.HasGC {
 		row("GC", fmt.Sprintf("%d pauses, %s in all", s.GCs, fmtUnit(s.GCPause)))
 	}
-	for _, l := range s.Latency {
+	for _, l := range handlingRows(s.Latency) {
 		row("Handling", latencyText(l))
 	}
 	for _, m := range s.Metrics {
@@ -67,6 +67,15 @@ func cpuText(s load.ServerStats, r *load.Result) string {
 		}
 	}
 	return t
+}
+
+// handlingRows are the latencies to print: all methods, then each method,
+// or just the method when it is the only one.
+func handlingRows(l []load.ServerLatency) []load.ServerLatency {
+	if len(l) == 2 && l[0].Calls == l[1].Calls {
+		return l[1:]
+	}
+	return l
 }
 
 func latencyText(l load.ServerLatency) string {
