@@ -1,6 +1,7 @@
 package promscrape
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -10,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/rpckit/rpckit/load"
 )
 
 // cpuAt is a sample whose process used cpu seconds, at base+sec.
@@ -157,5 +160,35 @@ func TestCheckURL(t *testing.T) {
 	}
 	if err := CheckURL("http://127.0.0.1:9090/metrics"); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestScraperBounded: an endpoint that never answers holds neither Start
+// nor Stop beyond the timeout, and a cancelled run stops the scraping.
+func TestScraperBounded(t *testing.T) {
+	release := make(chan struct{})
+	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer hang.Close()
+	defer close(release)
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan []load.ServerStats)
+	go func() {
+		sc := Start(ctx, Options{URLs: []string{hang.URL}, Timeout: 50 * time.Millisecond, Interval: 10 * time.Millisecond})
+		cancel()
+		sc.Stop()
+		done <- sc.Stats(time.Now(), time.Now(), true)
+	}()
+	select {
+	case st := <-done:
+		if s := st[0]; s.Scrapes < 2 || s.Failed != s.Scrapes || !strings.Contains(s.FirstError, "deadline exceeded") {
+			t.Errorf("%d scrapes, %d failed (%q): want the first and the last, timed out", s.Scrapes, s.Failed, s.FirstError)
+		}
+	case <-time.After(10 * time.Second): // a bound on hanging, far above the timeouts
+		t.Fatal("the scraper did not stop")
 	}
 }
