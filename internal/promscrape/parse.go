@@ -25,8 +25,9 @@ const (
 )
 
 // maxMethods bounds the methods of grpc_server_handling_seconds kept per
-// scrape; the rest count in the all-methods histogram only.
-const maxMethods = 50
+// scrape; the rest count in the all-methods histogram only. Methods that
+// served no call yet are not kept (they count from zero when they do).
+const maxMethods = 20
 
 // A sample is what one scrape read: the few values the summaries use.
 type sample struct {
@@ -158,6 +159,9 @@ func handling(f *dto.MetricFamily, name func(*dto.Metric) string) (*hist, map[st
 			continue
 		}
 		all = all.plus(h)
+		if h.total() == 0 {
+			continue
+		}
 		n := name(m)
 		if old, ok := methods[n]; ok || len(methods) < maxMethods {
 			methods[n] = old.plus(h)

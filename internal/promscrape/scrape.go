@@ -21,7 +21,8 @@ const (
 )
 
 // maxSamples bounds the scrapes kept per endpoint: over two hours at the
-// default interval. Later scrapes are counted and their values dropped.
+// default interval. Past it, each scrape replaces the last one kept, so
+// the latest is always there to end a span with.
 const maxSamples = 8192
 
 // Options configure a Scraper. The zero value scrapes nothing.
@@ -69,7 +70,9 @@ type target struct {
 	url     string
 	mu      sync.Mutex
 	scrapes []scrape
-	dropped int // scrapes over maxSamples
+	// dropped counts the scrapes over maxSamples replaced by later ones,
+	// droppedFailed those of them that failed.
+	dropped, droppedFailed int
 }
 
 // A scrape is one request's outcome: a sample or an error.
@@ -174,13 +177,22 @@ func (sc *Scraper) scrapeInto(ctx context.Context, t *target) {
 	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
 		return // the run ended mid-scrape: Stop scrapes once more
 	}
+	t.keep(scrape{at: at, s: s, err: err})
+}
+
+// keep adds a scrape, or past maxSamples puts it in the last one's place.
+func (t *target) keep(got scrape) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if len(t.scrapes) >= maxSamples {
+	if n := len(t.scrapes); n >= maxSamples {
 		t.dropped++
+		if t.scrapes[n-1].err != nil {
+			t.droppedFailed++
+		}
+		t.scrapes[n-1] = got
 		return
 	}
-	t.scrapes = append(t.scrapes, scrape{at: at, s: s, err: err})
+	t.scrapes = append(t.scrapes, got)
 }
 
 // scrapeOnce GETs url and parses the body.

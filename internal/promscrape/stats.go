@@ -26,12 +26,13 @@ func (sc *Scraper) Stats(from, to time.Time, whole bool) []load.ServerStats {
 	for i, t := range sc.targets {
 		t.mu.Lock()
 		scrapes := slices.Clone(t.scrapes)
-		dropped := t.dropped
+		dropped, droppedFailed := t.dropped, t.droppedFailed
 		t.mu.Unlock()
 		out[i] = statsOf(t.url, scrapes, from, to, sc.opts.Metrics)
 		if whole {
 			out[i].Scrapes, out[i].Failed = countScrapes(scrapes, time.Time{}, time.Time{})
 			out[i].Scrapes += dropped
+			out[i].Failed += droppedFailed
 		}
 	}
 	return out
