@@ -51,6 +51,11 @@ type Result struct {
 
 	Series []Point   // one point per second of the measured time
 	Steps  []*Result // one per pacer phase when there are several
+
+	// Server is what the service's metrics endpoints reported over this
+	// result's time, one per endpoint, when the caller scraped them; Run
+	// leaves it to the caller and Merge drops it.
+	Server []ServerStats
 }
 
 // A Point is one interval of the time series, normally a second.

@@ -37,6 +37,7 @@ type benchFlags struct {
 	printSc  bool
 	push     string
 	labels   map[string]string // of the metrics: the run and the flow
+	target   targetFlags
 
 	extraTitle string                  // what the target's own recorded latencies are
 	addresses  func() map[string]int64 // calls by address, when the target counts them
@@ -63,6 +64,7 @@ func (f *benchFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.scenario, "scenario", "", "YAML `file` of several flows run at once, each with its target, data, executor and SLO (see bench --help)")
 	fs.BoolVar(&f.printSc, "print-scenario", false, "print the scenario file the command line means, and exit")
 	fs.StringVar(&f.config, "config", "", "YAML or JSON `file` of settings keyed by flag name (plus target, method or url; ${VAR} expanded); flags override it")
+	f.target.register(fs)
 }
 
 func (f *benchFlags) options(cmd *cobra.Command) (load.Options, report.SLO, error) {
@@ -134,6 +136,26 @@ each), series, steps; with --slo, slo {objectives, met,
 verdicts [{clause, measured, unit, pass}]} on the run and each step; for a
 ramp, knee {step, rate_rps, reason} and, with --slo, capacity {found,
 rate_rps, step}. --format csv adds successes, slo, capacity_rps and knee_rps.
+
+--target-metrics URL (repeatable; a top-level key of a scenario file) scrapes
+the service's Prometheus endpoint (rpckit serve's --admin /metrics) at the
+start, at each step's ends and every second, each scrape within 2s and 16 MiB,
+and reports beside the client's view, for the run and each step: the server's
+CPU (cores, and CPU per call next to the client's), most resident memory and
+goroutines, GC pauses, its own handling time (p50/p99 within
+grpc_server_handling_seconds' buckets, or a gateway's
+rpckit_gateway_request_duration_seconds', all methods and by method) and each
+--target-metric NAME (a counter's rate, a gauge's last and max, a histogram's
+p50/p99). In JSON it is target_metrics, one object per URL on the run and on
+each step: url, scrapes, failed, first_error, span_ms, cpu_ms, cores,
+cpu_us_per_call, max_rss_bytes, max_goroutines, gc_pauses, gc_pause_ms,
+latency [{method, calls, p50_ms, p99_ms}], metrics [{name, kind, found, rate,
+last, max, p50, p99}]; what the endpoint does not expose is left out. For
+rpckit gateway, give its --admin /metrics (the process) and its listener's
+/metrics (--metrics: its request time). A failed scrape is counted, and warned
+of on stderr; when every scrape fails the report says so. The exit status
+stays the calls' own: the endpoint is observed beside the measurement, not
+part of it.
 
 gRPC calls go through --engine lean, the default: rpckit's own HTTP/2 client
 (invoke/lean), which spends a fraction of grpc-go's CPU per call, so the load

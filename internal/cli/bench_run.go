@@ -113,6 +113,9 @@ func runBench(cmd *cobra.Command, stdio Stdio, f *benchFlags, flows []*benchFlow
 		hlog = &hdrLogFile{path: f.hdrLog}
 		defer hlog.close()
 	}
+	if err := f.target.check(); err != nil {
+		return err
+	}
 	showProgress := f.progress || !cmd.Flags().Changed("progress") && isTerminal(stdio.Err)
 	sc := newScenario(flows, pacer)
 	prog := newProgressLine(stdio.Err, len(flows), showProgress)
@@ -122,13 +125,16 @@ func runBench(cmd *cobra.Command, stdio Stdio, f *benchFlags, flows []*benchFlow
 		}
 		prog.report(i, p)
 	}
+	scraper := f.target.startScraper(cmd.Context(), sc)
 	res, err := load.RunScenario(cmd.Context(), sc)
 	if showProgress && isTerminal(stdio.Err) {
 		fmt.Fprintln(stdio.Err) // end the line redrawn in place
 	}
 	if err != nil && (res == nil || !errors.Is(err, context.Canceled)) {
+		stopScraper(scraper)
 		return err
 	}
+	addServerStats(scraper, stdio.Err, res.Total)
 	if err := finishHdrLog(hlog, res.Total); err != nil {
 		return err
 	}

@@ -67,6 +67,7 @@ var flowKeys = map[string]bool{"name": true, "target": true, "method": true, "ur
 var runKeys = map[string]bool{
 	"format": true, "output": true, "html": true, "hdr-log": true, "spectrum": true,
 	"progress": true, "config": true, "scenario": true, "print-scenario": true, "push": true,
+	"target-metrics": true, "target-metric": true,
 }
 
 func readScenario(path string) (*scenarioFile, error) {

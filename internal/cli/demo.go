@@ -33,7 +33,9 @@ framed transport) and a REST/JSON gateway in front of it on loopback, make one
 call of each kind, then load-test Rank four ways with the same rate ramp: over
 gRPC, over Thrift, over HTTP/1.1 JSON through the gateway with keep-alive, and
 without keep-alive (a new connection per request). Each load test runs as
-'rpckit bench' in a process of its own, so its CPU time is the client's.
+'rpckit bench' in a process of its own, so its CPU time is the client's; it
+scrapes this process's Prometheus metrics (--target-metrics), so the table
+gives the server's CPU per call beside the client's.
 
 The table compares the transports at the highest rate all of them sustained,
 and gives each one's capacity under the SLO p99 < 200 ms and errors < 0.1%;

@@ -79,14 +79,24 @@ const demoTransports = 4
 // REST/JSON over HTTP/1.1 through the gateway, with and without keep-alive.
 func demoRuns(d *demoServices, plan demoPlan) []*demoRun {
 	req := rankRequest(plan.candidates)
+	scrape := []string{"--target-metrics", d.metricsURL}
 	rest := []string{"-X", "POST", "--http-header", "Content-Type: application/json", "--body", req, d.httpURL + "/v1/rank"}
 	return []*demoRun{
 		{Name: "gRPC (HTTP/2, one connection)", File: "grpc.json",
-			Args: []string{"--plaintext", "-d", req, d.grpcAddr, demoService + "/Rank"}},
-		{Name: "Thrift (binary, framed)", File: "thrift.json", Args: d.thrift.benchArgs()},
-		{Name: "HTTP/1.1 JSON, keep-alive", File: "http-keepalive.json", Args: rest},
-		{Name: "HTTP/1.1 JSON, new connections", File: "http-close.json", Args: append([]string{"--keepalive=false"}, rest...)},
+			Args: concat(scrape, []string{"--plaintext", "-d", req, d.grpcAddr, demoService + "/Rank"})},
+		{Name: "Thrift (binary, framed)", File: "thrift.json", Args: concat(scrape, d.thrift.benchArgs())},
+		{Name: "HTTP/1.1 JSON, keep-alive", File: "http-keepalive.json", Args: concat(scrape, rest)},
+		{Name: "HTTP/1.1 JSON, new connections", File: "http-close.json", Args: concat(scrape, []string{"--keepalive=false"}, rest)},
 	}
+}
+
+// concat is the lists one after the other, in a new slice.
+func concat(lists ...[]string) []string {
+	var out []string
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	return out
 }
 
 // benchChild runs `rpckit bench` in a child process: this executable,
@@ -178,20 +188,32 @@ func writeDemoTable(w io.Writer, plan demoPlan, runs []*demoRun, slo report.SLO)
 	}
 	fmt.Fprintf(w, "Rank (%d candidates) at %.0f calls/s offered, %s:\n\n", plan.candidates, runs[0].Res.Steps[k].Offered, which)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "transport\tp50\tp90\tp99\tp99.9\tmax\treq/s\terrors\tclient CPU/call\tcapacity\t")
+	fmt.Fprintln(tw, "transport\tp50\tp90\tp99\tp99.9\tmax\treq/s\terrors\tclient CPU/call\tserver CPU/call\tcapacity\t")
 	for _, r := range runs {
 		s := r.Res.Steps[k]
 		h := s.Corrected
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%.0f\t%d\t%s\t%s\t\n", r.Name,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%.0f\t%d\t%s\t%s\t%s\t\n", r.Name,
 			fmtMS(h.Percentile(50)), fmtMS(h.Percentile(90)), fmtMS(h.Percentile(99)), fmtMS(h.Percentile(99.9)),
-			fmtMS(h.Max()), s.Rate(), s.Errors, fmtMicros(s.CPUPerCall()), capacityText(r.Res, slo))
+			fmtMS(h.Max()), s.Rate(), s.Errors, fmtMicros(s.CPUPerCall()), fmtMicros(serverCPUPerCall(s)), capacityText(r.Res, slo))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "\nLatency is measured from each call's intended send time (open loop, no coordinated omission).\n")
 	fmt.Fprintf(w, "Capacity: the highest offered rate with %s.\n", strings.ReplaceAll(demoSLO, ",", " and "))
+	fmt.Fprintf(w, "CPU per call: the client's is its bench process's; the server's is this process's (the service,\n"+
+		"and for HTTP the gateway in front of it, nothing else under load), read by that bench from this\n"+
+		"process's /metrics (process_cpu_seconds_total, in the kernel's 10 ms ticks) at the step's ends.\n")
 	return nil
+}
+
+// serverCPUPerCall is the server's CPU per call over r, as the bench
+// scraped it; 0 when it could not.
+func serverCPUPerCall(r *load.Result) time.Duration {
+	if len(r.Server) == 0 {
+		return 0
+	}
+	return r.Server[0].CPUPerCall(r)
 }
 
 func fmtMS(d time.Duration) string {

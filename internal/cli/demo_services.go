@@ -23,10 +23,14 @@ import (
 type demoServices struct {
 	grpcAddr string // host:port of the ranking service
 	httpURL  string // http://host:port of the gateway
-	conn     *invoke.Conn
-	source   schema.Source
-	inFlight atomic.Int64 // calls the ranking service is serving
-	thrift   demoThrift   // the service's Thrift side
+	// metricsURL is the Prometheus endpoint of this process, which runs the
+	// service and the gateway: the load tests, in processes of their own,
+	// scrape it for the server side's CPU.
+	metricsURL string
+	conn       *invoke.Conn
+	source     schema.Source
+	inFlight   atomic.Int64 // calls the ranking service is serving
+	thrift     demoThrift   // the service's Thrift side
 
 	stop func() error // shuts everything down and waits for it
 }
@@ -40,7 +44,7 @@ func startDemoServices(ctx context.Context, logger *slog.Logger, model ranking.O
 		return nil, err
 	}
 	d := &demoServices{}
-	srv, err := server.New(server.Options{Addr: "127.0.0.1:0", Logger: logger, ShutdownTimeout: 2 * time.Second,
+	srv, err := server.New(server.Options{Addr: "127.0.0.1:0", AdminAddr: "127.0.0.1:0", Logger: logger, ShutdownTimeout: 2 * time.Second,
 		Unary: []grpc.UnaryServerInterceptor{d.countUnary}, Stream: []grpc.StreamServerInterceptor{d.countStream}})
 	if err != nil {
 		return nil, err
@@ -50,6 +54,7 @@ func startDemoServices(ctx context.Context, logger *slog.Logger, model ranking.O
 		return nil, err
 	}
 	d.grpcAddr = srv.Addr().String()
+	d.metricsURL = "http://" + srv.AdminAddr().String() + "/metrics"
 	srvCtx, stopSrv := context.WithCancel(context.WithoutCancel(ctx))
 	srvDone := make(chan error, 1)
 	go func() { srvDone <- srv.Serve(srvCtx) }()

@@ -49,9 +49,10 @@ func TestDemo(t *testing.T) {
 			t.Errorf("no %q among the calls", want)
 		}
 	}
-	// Client CPU per call is "-" at a step shorter than the series' second.
+	// Client CPU per call is "-" at a step shorter than the series' second;
+	// the server's, read from scrapes at the step's ends, is not.
 	row := regexp.MustCompile(`(?m)^\s*(gRPC \(HTTP/2, one connection\)|Thrift \(binary, framed\)|HTTP/1.1 JSON, keep-alive|HTTP/1.1 JSON, new connections)` +
-		`\s+([\d.]+ms\s+){5}(\d+)\s+(\d+)\s+(\d+µs|-)\s+(>= 60/s \(all\)|\d+/s|< 20/s)\s*$`)
+		`\s+([\d.]+ms\s+){5}(\d+)\s+(\d+)\s+(\d+µs|-)\s+(\d+µs)\s+(>= 60/s \(all\)|\d+/s|< 20/s)\s*$`)
 	if rows := row.FindAllStringSubmatch(text, -1); len(rows) != 4 {
 		t.Errorf("want 4 table rows, got %d", len(rows))
 	}
@@ -75,6 +76,9 @@ func TestDemo(t *testing.T) {
 		}
 		if len(res.Steps) != 3 || res.Calls == 0 || res.CPU <= 0 || res.Codes["OK"] != res.Calls {
 			t.Errorf("%s: %d steps, %d calls, cpu %v, codes %v", name, len(res.Steps), res.Calls, res.CPU, res.Codes)
+		}
+		if len(res.Server) != 1 || !res.Server[0].HasCPU || res.Server[0].Failed != 0 {
+			t.Errorf("%s: the server's metrics: %+v, want one endpoint scraped without failures", name, res.Server)
 		}
 	}
 }

@@ -135,6 +135,7 @@ type page struct {
 	Summary   []htmlSummaryRow
 	Verdicts  *verdictTable
 	Steps     *stepTable
+	Server    []serverTable
 	Details   []detailRow
 	Messages  []messageRow
 	Seconds   bool // whether there are time series to plot
@@ -155,7 +156,7 @@ func newPage(opts HTMLOptions, runs []Run, assets pageAssets) (*page, error) {
 		Title: opts.Title, Generated: opts.Generated.Format("2006-01-02 15:04:05 UTC"), SLO: d.SLO,
 		Settings: opts.Settings, CSS: template.CSS(strings.Join(assets.css, "\n")), Data: template.JS(data),
 		Summary: summaryRows(d), Verdicts: verdictsOf(d, runs, opts.SLO), Steps: stepsOf(d),
-		Details: detailRows(d), Messages: messageRows(d),
+		Server: serverTables(runs), Details: detailRows(d), Messages: messageRows(d),
 		Seconds: len(d.Seconds) > 0, SLOLine: d.SLOLimit > 0, Offered: anyOffered(runs), AnyErrors: anyErrors(runs),
 	}
 	for _, s := range assets.scripts {

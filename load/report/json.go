@@ -50,6 +50,8 @@ type jsonResult struct {
 	Knee       *jsonKnee        `json:"knee,omitempty"`
 	Series     []jsonPoint      `json:"series,omitempty"`
 	Steps      []*jsonResult    `json:"steps,omitempty"`
+	// The service's own metrics, with bench --target-metrics.
+	TargetMetrics []jsonServer `json:"target_metrics,omitempty"`
 }
 
 type jsonLatency struct {
@@ -110,8 +112,14 @@ func WriteJSON(w io.Writer, r *load.Result) error {
 // no_data}]}); for a ramp, knee ({step, rate_rps, reason}) when found and,
 // with an SLO, capacity ({found, rate_rps, step}), steps counted from 1;
 // series (at_ms, length_ms, calls, errors, not_sent, cpu_ms, rps, p50_ms,
-// p90_ms, p99_ms, max_ms per second); and steps, each a result object of
-// its own with its own slo.
+// p90_ms, p99_ms, max_ms per second); steps, each a result object of
+// its own with its own slo; and target_metrics when the caller scraped
+// the service's metrics (load.ServerStats), one object per endpoint: url,
+// scrapes, failed, first_error, span_ms, and those reported of cpu_ms,
+// cores, cpu_us_per_call (the server's CPU per timed call), max_rss_bytes,
+// max_goroutines, gc_pauses, gc_pause_ms, latency ([{method, calls,
+// p50_ms, p99_ms}], all methods first, without a method) and metrics
+// ([{name, kind, found, rate, last, max, p50, p99}]).
 func (o JSONOptions) Write(w io.Writer, r *load.Result) error {
 	jr, err := resultJSON(r, o.SLO)
 	if err != nil {
@@ -130,7 +138,7 @@ func toJSON(r *load.Result, slo SLO) (*jsonResult, error) {
 		Addresses: r.Addresses,
 		MaxLagMS:  ms(r.MaxLag), MeanLagMS: ms(r.MeanLag),
 		CPUMS: ms(r.CPU), CPUPerCall: float64(r.CPUPerCall()) / 1e3,
-		SLO: sloJSON(r, slo),
+		SLO: sloJSON(r, slo), TargetMetrics: serversJSON(r),
 	}
 	var err error
 	if jr.Latency, err = latencyJSON(r.Corrected); err != nil {
@@ -228,6 +236,7 @@ func fromJSON(jr *jsonResult) (*load.Result, error) {
 		Codes: nonNil(jr.Codes), Messages: nonNil(jr.Messages), FirstError: jr.FirstError,
 		Addresses: jr.Addresses,
 		MaxLag:    fromMS(jr.MaxLagMS), MeanLag: fromMS(jr.MeanLagMS), CPU: fromMS(jr.CPUMS),
+		Server: serversFromJSON(jr.TargetMetrics),
 	}
 	var err error
 	if r.Corrected, err = histogramJSON(jr.Latency, "latency"); err != nil {

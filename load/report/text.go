@@ -36,7 +36,9 @@ const barWidth = 40
 // WriteText writes the console summary of r: ghz's sections (summary,
 // response time histogram, latency distribution, status codes, errors),
 // then the service-time distribution, the failed calls' latency, the steps
-// of a ramp, and, if asked, the detailed percentile spectrum. The summary
+// of a ramp, and, if asked, the detailed percentile spectrum. When the
+// service's metrics were scraped (Result.Server), what they reported
+// follows the summary, and for a ramp a table per step follows the steps. The summary
 // opens with the calls, successes and errors (count and share), and the
 // errors by code. Latencies are corrected ones, measured from each call's
 // intended start, of successful calls only; failed calls have their own
@@ -50,6 +52,7 @@ func WriteText(w io.Writer, r *load.Result, opts TextOptions) error {
 	}
 	bw := bufio.NewWriter(w)
 	writeSummary(bw, r)
+	writeServers(bw, r)
 	writeHistogram(bw, r.Corrected, opts.Buckets)
 	writeDistribution(bw, "Latency distribution", r.Corrected)
 	if !r.Service.Equal(r.Corrected) { // in closed loop they are the same
@@ -64,6 +67,7 @@ func WriteText(w io.Writer, r *load.Result, opts TextOptions) error {
 	writeCodes(bw, r)
 	writeAddresses(bw, r)
 	writeSteps(bw, r.Steps)
+	writeServerSteps(bw, r.Steps)
 	if opts.Spectrum {
 		writeSpectrum(bw, r.Corrected, opts.Ticks)
 	}
