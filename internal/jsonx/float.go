@@ -13,13 +13,8 @@ import (
 // given bit size, in exponent form below 1e-6 and from 1e21 on, with a
 // one-digit negative exponent where it fits.
 func AppendFloat(out []byte, f float64, bitSize int) []byte {
-	switch {
-	case math.IsNaN(f):
-		return append(out, `"NaN"`...)
-	case math.IsInf(f, 1):
-		return append(out, `"Infinity"`...)
-	case math.IsInf(f, -1):
-		return append(out, `"-Infinity"`...)
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return appendSpecial(out, f)
 	}
 	if bitSize == 64 {
 		if m, k, ok := shortDecimal64(f); ok {
@@ -31,22 +26,39 @@ func AppendFloat(out []byte, f float64, bitSize int) []byte {
 	} else if m, k, ok := shortDecimal32(float32(f)); ok {
 		return appendDecimal(out, f, m, k)
 	}
-	format := byte('f')
-	if abs := math.Abs(f); abs != 0 {
-		if bitSize == 64 && (abs < 1e-6 || abs >= 1e21) ||
-			bitSize == 32 && (float32(abs) < 1e-6 || float32(abs) >= 1e21) {
-			format = 'e'
-		}
+	if !exponentForm(f, bitSize) {
+		return strconv.AppendFloat(out, f, 'f', -1, bitSize)
 	}
-	out = strconv.AppendFloat(out, f, format, -1, bitSize)
-	if format == 'e' {
-		n := len(out)
-		if n >= 4 && out[n-4] == 'e' && out[n-3] == '-' && out[n-2] == '0' {
-			out[n-2] = out[n-1]
-			out = out[:n-1]
-		}
+	out = strconv.AppendFloat(out, f, 'e', -1, bitSize)
+	if n := len(out); n >= 4 && out[n-4] == 'e' && out[n-3] == '-' && out[n-2] == '0' {
+		out[n-2] = out[n-1] // e-07 to e-7
+		out = out[:n-1]
 	}
 	return out
+}
+
+// appendSpecial appends NaN or an infinity as the string protojson prints.
+func appendSpecial(out []byte, f float64) []byte {
+	switch {
+	case math.IsNaN(f):
+		return append(out, `"NaN"`...)
+	case f > 0:
+		return append(out, `"Infinity"`...)
+	}
+	return append(out, `"-Infinity"`...)
+}
+
+// exponentForm reports whether protojson prints f, not zero, with an
+// exponent: below 1e-6 or from 1e21 on, at the given bit size.
+func exponentForm(f float64, bitSize int) bool {
+	abs := math.Abs(f)
+	if abs == 0 {
+		return false
+	}
+	if a := float32(abs); bitSize == 32 {
+		return a < 1e-6 || a >= 1e21
+	}
+	return abs < 1e-6 || abs >= 1e21
 }
 
 var pow10f32 = [...]float32{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10}
@@ -74,11 +86,7 @@ func shortDecimal64(f float64) (m uint64, k int, ok bool) {
 	if a < 1e-6 || a >= 1<<50 {
 		return 0, 0, false
 	}
-	exp2 := int(math.Float64bits(a)>>52&0x7ff) - 1023 // a < 2^(exp2+1)
-	k = min((49-exp2)*1233>>12, len(pow10)-1)         // 10^k <= 2^(49-exp2)
-	for a*pow10[k] >= 1<<50 {
-		k--
-	}
+	k = scale50(a)
 	// p rounded to an integer, ties to even: adding 2^52 leaves no bits
 	// below the point (the conversion keeps p a rounded product, not fused
 	// into the addition).
@@ -88,6 +96,16 @@ func shortDecimal64(f float64) (m uint64, k int, ok bool) {
 	}
 	m, k = trimZeros(uint64(r), k)
 	return m, k, true
+}
+
+// scale50 returns the largest k <= 22 with a·10^k below 2^50.
+func scale50(a float64) int {
+	exp2 := int(math.Float64bits(a)>>52&0x7ff) - 1023 // a < 2^(exp2+1)
+	k := min((49-exp2)*1233>>12, len(pow10)-1)        // 10^k <= 2^(49-exp2)
+	for a*pow10[k] >= 1<<50 {
+		k--
+	}
+	return k
 }
 
 // trimZeros drops the trailing zeros of m·10^-k after the point: up to k
@@ -124,6 +142,20 @@ func shortest64(a float64) (m uint64, e int, ok bool) {
 	if !(a >= 1e-6 && a < 1e21) {
 		return 0, 0, false
 	}
+	v := scaleSchubfach(a)
+	return v.shortest(), v.k, true
+}
+
+// scaled is a double a = c·2^q scaled by 10^-k, with two bits below the
+// point: vb for a, vbl and vbr for the bounds of the interval of reals
+// that round to a, which is closed when odd is 0.
+type scaled struct {
+	vb, vbl, vbr, odd uint64
+	k                 int
+}
+
+// scaleSchubfach scales a, a double from 1e-6 to below 1e21, for shortest64.
+func scaleSchubfach(a float64) scaled {
 	u := math.Float64bits(a)
 	q := int(u>>52) - 1075
 	c := u&(1<<52-1) | 1<<52
@@ -137,30 +169,40 @@ func shortest64(a float64) (m uint64, e int, ok bool) {
 	}
 	h := q + (-k*913124641741)>>38 + 2 // q + floor(log2 10^-k) + 2
 	g := &pow10Inv[k-pow10InvMin]
-	vb, vbl, vbr := roundOdd(g, cb<<h), roundOdd(g, cbl<<h), roundOdd(g, cbr<<h)
-	odd := c & 1 // the interval is closed when c is even
-	s := vb >> 2
+	return scaled{roundOdd(g, cb<<h), roundOdd(g, cbl<<h), roundOdd(g, cbr<<h), c & 1, k}
+}
+
+// shortest returns the digits of the answer of shortest64: of the decimals
+// of one digit fewer next to v (s' and s'+1, times 10), then of those of
+// v's length, the one the interval holds alone, or else the nearer.
+func (v scaled) shortest() uint64 {
+	s := v.vb >> 2
 	if s >= 100 {
-		// the decimals of one digit fewer around a: s' and s'+1, times 10
-		sp, tp := s/10*10, s/10*10+10
-		if up, wp := vbl+odd <= sp<<2, tp<<2+odd <= vbr; up != wp {
-			if up {
-				return sp, k, true
-			}
-			return tp, k, true
+		if m, ok := v.holdsOne(s/10*10, s/10*10+10); ok {
+			return m
 		}
 	}
 	t := s + 1
-	if u, w := vbl+odd <= s<<2, t<<2+odd <= vbr; u != w {
-		if u {
-			return s, k, true
-		}
-		return t, k, true
+	if m, ok := v.holdsOne(s, t); ok {
+		return m
 	}
-	if d := int64(vb - (s+t)<<1); d < 0 || d == 0 && s&1 == 0 {
-		return s, k, true
+	if d := int64(v.vb - (s+t)<<1); d < 0 || d == 0 && s&1 == 0 {
+		return s
 	}
-	return t, k, true
+	return t
+}
+
+// holdsOne returns whichever of s and t the interval holds when it holds
+// one of them only.
+func (v scaled) holdsOne(s, t uint64) (uint64, bool) {
+	u, w := v.vbl+v.odd <= s<<2, t<<2+v.odd <= v.vbr
+	if u == w {
+		return 0, false
+	}
+	if u {
+		return s, true
+	}
+	return t, true
 }
 
 // roundOdd returns the product of g, 126 bits of 10^-k, and cp, shifted
@@ -184,17 +226,23 @@ func shortDecimal32(f float32) (m uint64, k int, ok bool) {
 	if a < 1e-6 || a >= 1<<21 {
 		return 0, 0, false
 	}
-	exp2 := int(math.Float32bits(a)>>23&0xff) - 127
-	k = max(0, min((20-exp2)*1233>>12, len(pow10f32)-1))
-	for k > 0 && a*pow10f32[k] >= 1<<21 {
-		k--
-	}
+	k = scale21(a)
 	r := float32(math.RoundToEven(float64(a * pow10f32[k])))
 	m, k = trimZeros(uint64(r), k)
 	if float32(m)/pow10f32[k] != a {
 		return 0, 0, false
 	}
 	return m, k, true
+}
+
+// scale21 returns the largest k <= 10 with a·10^k below 2^21, or 0.
+func scale21(a float32) int {
+	exp2 := int(math.Float32bits(a)>>23&0xff) - 127
+	k := max(0, min((20-exp2)*1233>>12, len(pow10f32)-1))
+	for k > 0 && a*pow10f32[k] >= 1<<21 {
+		k--
+	}
+	return k
 }
 
 // appendShortest prints m·10^e with f's sign as %f does.
@@ -224,39 +272,33 @@ func appendDecimal(out []byte, f float64, m uint64, k int) []byte {
 	}
 	digits := max(decimalLen(m), k+1) // with a zero before the point
 	if digits <= 8 {
-		// the last digits of m's eight, the point inserted k from the end
-		w := lastDigits(uint32(m), digits)
-		p := digits - k
-		l := len(out)
-		out = slices.Grow(out, 16)
-		b := out[l : l+16]
-		binary.LittleEndian.PutUint64(b, w&(1<<(8*p)-1)|'.'<<(8*p))
-		binary.LittleEndian.PutUint64(b[p+1:], w>>(8*p))
-		return out[:l+digits+1]
+		return appendDecimal8(out, uint32(m), digits, k)
 	}
-	n := digits + 1 // and the point
+	return appendDecimalLong(out, m, digits, k)
+}
+
+// appendDecimal8 prints the last digits of the eight of m with the point
+// inserted k from the end, as two words.
+func appendDecimal8(out []byte, m uint32, digits, k int) []byte {
+	w := lastDigits(m, digits)
+	p := digits - k
 	l := len(out)
-	out = slices.Grow(out, n)[:l+n]
+	out = slices.Grow(out, 16)
+	b := out[l : l+16]
+	binary.LittleEndian.PutUint64(b, w&(1<<(8*p)-1)|'.'<<(8*p))
+	binary.LittleEndian.PutUint64(b[p+1:], w>>(8*p))
+	return out[:l+digits+1]
+}
+
+// appendDecimalLong prints the digits of m with the point inserted k from
+// the end, two digits at a time from the last.
+func appendDecimalLong(out []byte, m uint64, digits, k int) []byte {
+	p := digits - k // before the point
+	l := len(out)
+	out = slices.Grow(out, digits+1)[:l+digits+1]
 	b := out[l:]
-	i := n
-	for ; k >= 2; k -= 2 {
-		q := m / 100
-		d := (m - q*100) * 2
-		i -= 2
-		b[i], b[i+1] = digitPairs[d], digitPairs[d+1]
-		m = q
-	}
-	if k == 1 {
-		i--
-		b[i] = byte('0' + m%10)
-		m /= 10
-	}
-	i--
-	b[i] = '.'
-	for i > 0 {
-		i--
-		b[i] = byte('0' + m%10)
-		m /= 10
-	}
+	m = putDigits(b[p+1:], m)
+	b[p] = '.'
+	putDigits(b[:p], m)
 	return out
 }

@@ -12,57 +12,74 @@ const digitPairs = "000102030405060708091011121314151617181920212223242526272829
 // AppendUint appends v in decimal.
 func AppendUint(out []byte, v uint64) []byte { return appendDigits(out, v, false) }
 
+// AppendInt appends v in decimal.
+func AppendInt(out []byte, v int64) []byte {
+	u := uint64(v)
+	if v < 0 {
+		u = -u
+	}
+	return appendDigits(out, u, v < 0)
+}
+
 // appendDigits appends v in decimal, after a minus sign when neg, straight
 // into out: below 10^8 all eight digits at once (digits8) in one word, below
 // 10^16 the digits of v/10^8 and the eight of v%10^8 in two, either of
 // which may change up to seven bytes of out's capacity past the text; above
-// that two digits at a time from the last.
+// that two digits at a time from the last (appendDigitsLong).
 func appendDigits(out []byte, v uint64, neg bool) []byte {
 	if v < 10 && !neg {
 		return append(out, byte('0'+v))
 	}
-	if v < 1e16 {
-		l := len(out)
-		out = slices.Grow(out, 17)
-		b := out[l : l+17]
-		if neg {
-			b[0] = '-'
-			b = b[1:]
-			l++
-		}
-		if v < 1e8 {
-			n := decimalLen(v)
-			binary.LittleEndian.PutUint64(b, lastDigits(uint32(v), n))
-			return out[:l+n]
-		}
-		hi, lo := uint32(v/1e8), uint32(v%1e8)
-		n := decimalLen(uint64(hi))
-		binary.LittleEndian.PutUint64(b, lastDigits(hi, n))
-		binary.LittleEndian.PutUint64(b[n:], lastDigits(lo, 8))
-		return out[:l+n+8]
-	}
-	n := decimalLen(v)
-	if neg {
-		n++
+	if v >= 1e16 {
+		return appendDigitsLong(out, v, neg)
 	}
 	l := len(out)
+	out = slices.Grow(out, 17)
+	b := out[l : l+17]
+	if neg {
+		b[0] = '-'
+		b = b[1:]
+		l++
+	}
+	if v < 1e8 {
+		n := decimalLen(v)
+		binary.LittleEndian.PutUint64(b, lastDigits(uint32(v), n))
+		return out[:l+n]
+	}
+	hi, lo := uint32(v/1e8), uint32(v%1e8)
+	n := decimalLen(uint64(hi))
+	binary.LittleEndian.PutUint64(b, lastDigits(hi, n))
+	binary.LittleEndian.PutUint64(b[n:], lastDigits(lo, 8))
+	return out[:l+n+8]
+}
+
+// appendDigitsLong is appendDigits for v from 10^16 on.
+func appendDigitsLong(out []byte, v uint64, neg bool) []byte {
+	if neg {
+		out = append(out, '-')
+	}
+	n := decimalLen(v)
+	l := len(out)
 	out = slices.Grow(out, n)[:l+n]
-	b := out[l:]
-	b[0] = '-' // overwritten by the first digit when not neg
-	i := n
-	for v >= 100 {
-		q := v / 100
-		d := (v - q*100) * 2
-		i -= 2
-		b[i], b[i+1] = digitPairs[d], digitPairs[d+1]
-		v = q
-	}
-	if v >= 10 {
-		b[i-2], b[i-1] = digitPairs[v*2], digitPairs[v*2+1]
-	} else {
-		b[i-1] = byte('0' + v)
-	}
+	putDigits(out[l:], v)
 	return out
+}
+
+// putDigits writes the last len(b) decimal digits of m into b, two at a
+// time from the last, and returns m without them.
+func putDigits(b []byte, m uint64) uint64 {
+	i := len(b)
+	for ; i >= 2; i -= 2 {
+		q := m / 100
+		d := (m - q*100) * 2
+		b[i-2], b[i-1] = digitPairs[d], digitPairs[d+1]
+		m = q
+	}
+	if i == 1 {
+		b[0] = byte('0' + m%10)
+		m /= 10
+	}
+	return m
 }
 
 // digits8 returns the eight decimal digits of v < 10^8, the first in the
@@ -96,12 +113,3 @@ func decimalLen(v uint64) int {
 // powers10[i] is 10^i.
 var powers10 = [...]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19}
-
-// AppendInt appends v in decimal.
-func AppendInt(out []byte, v int64) []byte {
-	u := uint64(v)
-	if v < 0 {
-		u = -u
-	}
-	return appendDigits(out, u, v < 0)
-}

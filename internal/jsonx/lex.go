@@ -1,6 +1,9 @@
 package jsonx
 
-import "unicode/utf8"
+import (
+	"bytes"
+	"unicode/utf8"
+)
 
 // IsNotDelim reports whether c may continue a literal or a number.
 func IsNotDelim(c byte) bool {
@@ -36,61 +39,58 @@ func Hex4(in []byte, i int) (rune, bool) {
 	}
 	var r rune
 	for _, c := range in[i : i+4] {
-		switch {
-		case '0' <= c && c <= '9':
-			c -= '0'
-		case 'a' <= c && c <= 'f':
-			c -= 'a' - 10
-		case 'A' <= c && c <= 'F':
-			c -= 'A' - 10
-		default:
-			return 0, false
+		v := c - '0'
+		if v > 9 {
+			v = c | 0x20 - 'a' + 10 // a letter in lower case, from 10
+			if v < 10 || v > 15 {
+				return 0, false
+			}
 		}
-		r = r<<4 | rune(c)
+		r = r<<4 | rune(v)
 	}
 	return r, true
 }
 
 // AppendUnescaped appends the value of the escaped string contents raw,
-// whose escapes scanString has checked.
+// whose escapes are known to be valid.
 func AppendUnescaped(dst, raw []byte) []byte {
-	for i := 0; i < len(raw); {
-		c := raw[i]
-		if c != '\\' {
-			j := i + 1
-			for j < len(raw) && raw[j] != '\\' {
-				j++
-			}
-			dst = append(dst, raw[i:j]...)
-			i = j
-			continue
+	for {
+		j := bytes.IndexByte(raw, '\\')
+		if j < 0 {
+			return append(dst, raw...)
 		}
-		switch c = raw[i+1]; c {
-		case 'b':
-			c = '\b'
-		case 'f':
-			c = '\f'
-		case 'n':
-			c = '\n'
-		case 'r':
-			c = '\r'
-		case 't':
-			c = '\t'
-		case 'u':
-			r, _ := Hex4(raw, i+2)
-			i += 6
-			if r >= 0xd800 && r <= 0xdfff {
-				r2, _ := Hex4(raw, i+2)
-				r = (r-0xd800)<<10 | (r2 - 0xdc00) + 0x10000
-				i += 6
-			}
-			dst = utf8.AppendRune(dst, r)
-			continue
-		}
-		dst = append(dst, c)
-		i += 2
+		var n int
+		dst, n = appendUnescape(append(dst, raw[:j]...), raw[j:])
+		raw = raw[j+n:]
 	}
-	return dst
+}
+
+// appendUnescape appends the value of the escape at the start of e and
+// returns its length.
+func appendUnescape(dst, e []byte) ([]byte, int) {
+	switch c := e[1]; c {
+	case 'b', 'f', 'n', 'r', 't':
+		return append(dst, unescapes[c-'b']), 2
+	case 'u':
+		return appendUnicodeEscape(dst, e)
+	default:
+		return append(dst, c), 2
+	}
+}
+
+// unescapes holds the values of the escapes \b to \t at their letter
+// less 'b' (the others are not read).
+const unescapes = "\b---\f-------\n---\r-\t"
+
+// appendUnicodeEscape appends the value of the \uXXXX escape at the
+// start of e, or of the surrogate pair of two such, and returns its length.
+func appendUnicodeEscape(dst, e []byte) ([]byte, int) {
+	r, _ := Hex4(e, 2)
+	if r < 0xd800 || r > 0xdfff {
+		return utf8.AppendRune(dst, r), 6
+	}
+	r2, _ := Hex4(e, 8)
+	return utf8.AppendRune(dst, (r-0xd800)<<10|(r2-0xdc00)+0x10000), 12
 }
 
 // ScanNumber returns the length of the JSON number at b[0:], as protojson's
@@ -98,61 +98,70 @@ func AppendUnescaped(dst, raw []byte) []byte {
 // optional fraction, an optional exponent (which, when more input follows,
 // may have no digits), then a delimiter or the end of b.
 func ScanNumber(b []byte) (int, bool) {
-	n := 0
-	if n < len(b) && b[n] == '-' {
-		n++
-	}
-	switch {
-	case n >= len(b):
-		return 0, false
-	case b[n] == '0':
-		n++
-	case '1' <= b[n] && b[n] <= '9':
-		n++
-		for n < len(b) && '0' <= b[n] && b[n] <= '9' {
-			n++
-		}
-	default:
+	n, ok := scanInteger(b)
+	if !ok {
 		return 0, false
 	}
-	if n+1 < len(b) && b[n] == '.' && '0' <= b[n+1] && b[n+1] <= '9' {
-		n += 2
-		for n < len(b) && '0' <= b[n] && b[n] <= '9' {
-			n++
-		}
-	}
-	if n+1 < len(b) && (b[n] == 'e' || b[n] == 'E') {
-		n++
-		if b[n] == '+' || b[n] == '-' {
-			n++
-			if n == len(b) {
-				return 0, false
-			}
-		}
-		for n < len(b) && '0' <= b[n] && b[n] <= '9' {
-			n++
-		}
-	}
-	if n < len(b) && IsNotDelim(b[n]) {
+	n, ok = scanExponent(b, scanFraction(b, n))
+	if !ok || n < len(b) && IsNotDelim(b[n]) {
 		return 0, false
 	}
 	return n, true
 }
 
-// position returns the 1-based line and column (in runes) of offset off
-// in b, as protojson counts them.
-func LineCol(b []byte, off int) (line, col int) {
-	if off > len(b) {
-		off = len(b)
+// scanInteger returns the length of the integer part of the number at b,
+// its sign included.
+func scanInteger(b []byte) (int, bool) {
+	n := 0
+	if len(b) > 0 && b[0] == '-' {
+		n = 1
 	}
-	b = b[:off]
-	line = 1
-	last := -1
-	for i, c := range b {
-		if c == '\n' {
-			line++
-			last = i
+	if n >= len(b) || b[n]-'0' > 9 {
+		return 0, false
+	}
+	if b[n] == '0' {
+		return n + 1, true
+	}
+	return digitsEnd(b, n+1), true
+}
+
+// scanFraction returns where the fraction of the number at b, if any,
+// ends, its integer part ending at n.
+func scanFraction(b []byte, n int) int {
+	if n+1 < len(b) && b[n] == '.' && '0' <= b[n+1] && b[n+1] <= '9' {
+		return digitsEnd(b, n+2)
+	}
+	return n
+}
+
+// scanExponent returns where the exponent of the number at b, if any, ends,
+// the rest of the number ending at n.
+func scanExponent(b []byte, n int) (int, bool) {
+	if n+1 >= len(b) || b[n] != 'e' && b[n] != 'E' {
+		return n, true
+	}
+	n++
+	if b[n] == '+' || b[n] == '-' {
+		n++
+		if n == len(b) {
+			return 0, false
 		}
 	}
-	return line, utf8.RuneCount(b[last+1:]) + 1
+	return digitsEnd(b, n), true
+}
+
+// digitsEnd returns the end of the decimal digits at b[i:].
+func digitsEnd(b []byte, i int) int {
+	for i < len(b) && '0' <= b[i] && b[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+// LineCol returns the 1-based line and column (in runes) of offset off
+// in b, as protojson counts them.
+func LineCol(b []byte, off int) (line, col int) {
+	b = b[:min(off, len(b))]
+	last := bytes.LastIndexByte(b, '\n')
+	return bytes.Count(b, []byte{'\n'}) + 1, utf8.RuneCount(b[last+1:]) + 1
 }

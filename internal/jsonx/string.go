@@ -20,29 +20,28 @@ func AppendString(out, s []byte) ([]byte, bool) {
 	if i == len(s) {
 		return append(buf, '"'), true
 	}
-	out = buf[:l+1+i] // s[:i] is copied; s[start:i] is yet to be
-	start := i
+	return appendEscapedRest(buf[:l+1+i], s, i), true
+}
+
+// appendEscapedRest appends the rest of s from its first byte to escape at
+// i, and the closing quote, to out.
+func appendEscapedRest(out, s []byte, i int) []byte {
+	start := i // s[start:i] is yet to be copied
 	for ; i < len(s); i = utf8x.NextEscape(s, i+1) {
 		out = appendEscape(append(out, s[start:i]...), s[i])
 		start = i + 1
 	}
-	return append(append(out, s[start:]...), '"'), true
+	return append(append(out, s[start:]...), '"')
 }
 
+// appendEscape appends the escape of c, a quote, a backslash or a control
+// character.
 func appendEscape(out []byte, c byte) []byte {
 	switch c {
 	case '"', '\\':
 		return append(out, '\\', c)
-	case '\b':
-		return append(out, '\\', 'b')
-	case '\f':
-		return append(out, '\\', 'f')
-	case '\n':
-		return append(out, '\\', 'n')
-	case '\r':
-		return append(out, '\\', 'r')
-	case '\t':
-		return append(out, '\\', 't')
+	case '\b', '\t', '\n', '\f', '\r':
+		return append(out, '\\', "btn-fr"[c-'\b'])
 	}
 	const hex = "0123456789abcdef"
 	return append(out, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
