@@ -17,7 +17,7 @@ import (
 // number, or the string's place in the input.
 type mapKey struct {
 	v     uint64
-	s     jsonString
+	s     jsonx.String
 	isStr bool
 }
 
@@ -28,8 +28,8 @@ const smallMap = 16
 // mapKeys are the keys of one map seen so far.
 type mapKeys struct {
 	n   int
-	v   [smallMap]uint64     // the numbers, or the fingerprints of the strings
-	s   [smallMap]jsonString // the strings
+	v   [smallMap]uint64       // the numbers, or the fingerprints of the strings
+	s   [smallMap]jsonx.String // the strings
 	big map[string]struct{}
 }
 
@@ -84,7 +84,7 @@ func (d *decoder) mapField(f *dynamic.Field) error {
 
 // parseKey converts a JSON object key to a key of kind kf.Kind, as
 // protojson does (strconv's rules for numbers).
-func (d *decoder) parseKey(kf *dynamic.Field, ks jsonString, keyOff int) (mapKey, error) {
+func (d *decoder) parseKey(kf *dynamic.Field, ks jsonx.String, keyOff int) (mapKey, error) {
 	if kf.Kind == protoreflect.StringKind {
 		return mapKey{v: fingerprint(d.stringValue(ks)), s: ks, isStr: true}, nil
 	}
@@ -152,11 +152,11 @@ func (d *decoder) addKey(keys *mapKeys, k mapKey) {
 }
 
 // sameString reports whether two scanned strings have the same value.
-func (d *decoder) sameString(x, y jsonString) bool {
-	if !x.esc && !y.esc {
-		return bytes.Equal(d.in[x.start:x.end], d.in[y.start:y.end])
+func (d *decoder) sameString(x, y jsonx.String) bool {
+	if !x.Esc && !y.Esc {
+		return bytes.Equal(d.in[x.Start:x.End], d.in[y.Start:y.End])
 	}
-	return string(d.stringValue(x)) == string(jsonx.AppendUnescaped(nil, d.in[y.start:y.end]))
+	return string(d.stringValue(x)) == string(jsonx.AppendUnescaped(nil, d.in[y.Start:y.End]))
 }
 
 // fingerprint sums up a string key, to tell most different keys apart

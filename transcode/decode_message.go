@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/rpckit/rpckit/dynamic"
+	"github.com/rpckit/rpckit/internal/jsonx"
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
@@ -60,7 +61,7 @@ func (d *decoder) object(t *dynamic.Type, skipType bool) error {
 			var name []byte
 			f, colon := d.nextKey(t, keys, &hint)
 			if f == nil {
-				var ks jsonString
+				var ks jsonx.String
 				if ks, err = d.scanString(); err != nil {
 					return err
 				}
@@ -370,7 +371,7 @@ func (d *decoder) plainScalar(f *dynamic.Field) (done bool, err error) {
 		if err != nil {
 			return false, err
 		}
-		if s.end > s.start || f.HasPresence {
+		if s.End > s.Start || f.HasPresence {
 			d.tag(f.Num, protowire.BytesType)
 			d.appendString(s)
 		}

@@ -60,11 +60,11 @@ func (d *decoder) stringField(f *dynamic.Field) error {
 }
 
 // appendString appends the length and value of the scanned string s.
-func (d *decoder) appendString(s jsonString) {
-	raw := d.in[s.start:s.end]
+func (d *decoder) appendString(s jsonx.String) {
+	raw := d.in[s.Start:s.End]
 	lenPos := len(d.out)
 	d.varint(uint64(len(raw)))
-	if !s.esc {
+	if !s.Esc {
 		d.set(append(d.out, raw...))
 		return
 	}

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/rpckit/rpckit/internal/jsonx"
 )
 
 // TestScanStringUTF8 checks whole strings against utf8.Valid, with the
@@ -22,35 +24,35 @@ func TestScanStringUTF8(t *testing.T) {
 		in := append(append([]byte{'"'}, body...), '"')
 		d := decoder{in: in}
 		s, err := d.scanString()
-		unescaped := err == nil && !s.esc
-		if unescaped && !utf8.Valid(in[s.start:s.end]) {
+		unescaped := err == nil && !s.Esc
+		if unescaped && !utf8.Valid(in[s.Start:s.End]) {
 			t.Fatalf("scanString accepts invalid UTF-8 %q", in)
 		}
-		if err == nil && d.pos != s.end+1 {
-			t.Fatalf("scanString(%q) ends at %d, string at %d", in, d.pos, s.end)
+		if err == nil && d.pos != s.End+1 {
+			t.Fatalf("scanString(%q) ends at %d, string at %d", in, d.pos, s.End)
 		}
 	}
 }
 
 // refScanString is scanString done one byte at a time: the end of the
 // string, or the first fault in the order of the text.
-func refScanString(d *decoder) (jsonString, error) {
+func refScanString(d *decoder) (jsonx.String, error) {
 	in := d.in
-	s := jsonString{start: d.pos + 1}
-	for i := s.start; ; {
+	s := jsonx.String{Start: d.pos + 1}
+	for i := s.Start; ; {
 		if i >= len(in) {
 			return s, d.errEOF(len(in), "unterminated string")
 		}
 		switch c := in[i]; {
 		case c == '"':
-			s.end, d.pos = i, i+1
+			s.End, d.pos = i, i+1
 			return s, nil
 		case c == '\\':
-			n, err := d.checkEscape(i)
-			if err != nil {
-				return s, err
+			n, k := jsonx.EscapeLen(in, i)
+			if k != jsonx.NoFault {
+				return s, d.stringErr(s, jsonx.Fault{Kind: k, At: i})
 			}
-			s.esc = true
+			s.Esc = true
 			i += n
 		case c < ' ':
 			return s, d.errAt(i, "invalid character %q in string", rune(c))

@@ -90,7 +90,7 @@ func (d *decoder) objectMap(t *dynamic.Type) (int, error) {
 			return 0, err
 		}
 		if err := d.value(t.Elem); err != nil {
-			return 0, inKey(err, string(d.in[keyOff:s.end+1]))
+			return 0, inKey(err, string(d.in[keyOff:s.End+1]))
 		}
 		if more, err := d.next('}'); err != nil || !more {
 			return n + 1, err

@@ -142,7 +142,7 @@ func (d *decoder) plainInt(bits int) (int64, bool) {
 // fromString converts the JSON string s at off to a value of type t: the
 // string itself, base64 for binary, or the text of a number, an enum name,
 // a uuid, a bool, NaN or an infinity.
-func (d *decoder) fromString(t *dynamic.Type, s jsonString, off int) error {
+func (d *decoder) fromString(t *dynamic.Type, s jsonx.String, off int) error {
 	switch t.Kind {
 	case idl.StringKind:
 		d.stringBytes(s)
@@ -197,9 +197,9 @@ func (d *decoder) boolString(s []byte, off int) error {
 
 // stringBytes writes the string s, unescaping it straight into the output
 // after a length prefix sized for its raw text.
-func (d *decoder) stringBytes(s jsonString) {
-	raw := d.in[s.start:s.end]
-	if !s.esc {
+func (d *decoder) stringBytes(s jsonx.String) {
+	raw := d.in[s.Start:s.End]
+	if !s.Esc {
 		d.set(d.p.AppendBinary(d.out, raw))
 		return
 	}

@@ -4,115 +4,53 @@ import (
 	"unicode/utf8"
 
 	"github.com/rpckit/rpckit/internal/jsonx"
-	"github.com/rpckit/rpckit/internal/utf8x"
 )
 
-// The lexer: JSON as RFC 8259 has it, over the input in place. Literals
-// and numbers end at a delimiter; strings must be UTF-8 with no control
-// characters, their escapes checked as they are scanned.
+// The lexer: JSON as RFC 8259 has it, over the input in place, through the
+// scanners of internal/jsonx. Literals and numbers end at a delimiter;
+// strings must be UTF-8 with no control characters, their escapes checked
+// as they are scanned.
 
 // skipWS advances past whitespace and returns the next byte, or 0 at the
 // end of the input.
-func (d *decoder) skipWS() byte {
-	for d.pos < len(d.in) {
-		c := d.in[d.pos]
-		if c > ' ' || (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
-			return c
-		}
-		d.pos++
-	}
-	return 0
-}
+func (d *decoder) skipWS() byte { return jsonx.SkipSpace(d.in, &d.pos) }
 
 // literal consumes the literal s (true, false, null) at d.pos.
-func (d *decoder) literal(s string) bool {
-	end := d.pos + len(s)
-	if end > len(d.in) || string(d.in[d.pos:end]) != s || end < len(d.in) && jsonx.IsNotDelim(d.in[end]) {
-		return false
-	}
-	d.pos = end
-	return true
-}
-
-// jsonString is a scanned string: its contents in d.in, quotes excluded.
-type jsonString struct {
-	start, end int
-	esc        bool // contains escapes, so the contents are not the value
-}
+func (d *decoder) literal(s string) bool { return jsonx.Literal(d.in, &d.pos, s) }
 
 // scanString scans the string at d.pos (a quote) and leaves d.pos past
 // its closing quote.
-func (d *decoder) scanString() (jsonString, error) {
-	in := d.in
-	i := d.pos + 1
-	s := jsonString{start: i}
-	high := false
-	for {
-		n, h := utf8x.StringEnd(in[i:])
-		i += n
-		high = high || h
-		if i == len(in) {
-			return s, d.errAt(i, "unterminated string")
-		}
-		switch c := in[i]; {
-		case c == '"':
-			if high && !utf8x.Valid(in[s.start:i]) {
-				return s, d.errAt(s.start-1, "invalid UTF-8 in string")
-			}
-			s.end = i
-			d.pos = i + 1
-			return s, nil
-		case c == '\\':
-			n, err := d.checkEscape(i)
-			if err != nil {
-				return s, err
-			}
-			s.esc = true
-			i += n
-		default:
-			return s, d.errAt(i, "invalid character "+quoteRune(rune(c))+" in string")
-		}
+func (d *decoder) scanString() (jsonx.String, error) {
+	s, f := jsonx.ScanString(d.in, &d.pos)
+	if f.Kind != jsonx.NoFault {
+		return s, d.stringErr(s, f)
 	}
+	return s, nil
 }
 
-// checkEscape checks the escape sequence at i and returns its length.
-func (d *decoder) checkEscape(i int) (int, error) {
-	in := d.in
-	if i+1 >= len(in) {
-		return 0, d.errAt(len(in), "unterminated string")
+// stringErr reports the fault f of the string s; bad UTF-8 is reported at
+// the string's opening quote, and only once it is closed.
+func (d *decoder) stringErr(s jsonx.String, f jsonx.Fault) error {
+	in, i := d.in, f.At
+	switch f.Kind {
+	case jsonx.Unterminated:
+		return d.errAt(len(in), "unterminated string")
+	case jsonx.BadChar:
+		return d.errAt(i, "invalid character "+quoteRune(rune(in[i]))+" in string")
+	case jsonx.BadEscape:
+		return d.errAt(i, "invalid escape "+quoteBytes(in[i:i+2])+" in string")
+	case jsonx.BadHex:
+		return d.errAt(i, "invalid escape "+quoteBytes(in[i:min(i+6, len(in))])+" in string")
+	case jsonx.LoneSurrogate:
+		return d.errAt(i, "unpaired surrogate "+quoteBytes(in[i:i+6])+" in string")
 	}
-	switch in[i+1] {
-	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-		return 2, nil
-	case 'u':
-	default:
-		return 0, d.errAt(i, "invalid escape "+quoteBytes(in[i:i+2])+" in string")
-	}
-	r, ok := jsonx.Hex4(in, i+2)
-	if !ok {
-		return 0, d.errAt(i, "invalid escape "+quoteBytes(in[i:min(i+6, len(in))])+" in string")
-	}
-	if r < 0xd800 || r > 0xdfff {
-		return 6, nil
-	}
-	if i+12 <= len(in) && r < 0xdc00 && in[i+6] == '\\' && in[i+7] == 'u' {
-		if r2, ok := jsonx.Hex4(in, i+8); ok && r2 >= 0xdc00 && r2 <= 0xdfff {
-			return 12, nil
-		}
-	}
-	return 0, d.errAt(i, "unpaired surrogate "+quoteBytes(in[i:i+6])+" in string")
+	return d.errAt(s.Start-1, "invalid UTF-8 in string")
 }
 
 // stringValue returns the value of s: its bytes in the input when it has
 // no escapes, else its unescaped copy in d.scratch (valid until the next
 // call).
-func (d *decoder) stringValue(s jsonString) []byte {
-	if !s.esc {
-		return d.in[s.start:s.end]
-	}
-	d.scratch = jsonx.AppendUnescaped(d.scratch[:0], d.in[s.start:s.end])
-	return d.scratch
-}
+func (d *decoder) stringValue(s jsonx.String) []byte { return s.Value(d.in, &d.scratch) }
 
 // skipValue skips the JSON value at d.pos, nested up to d.depth deep.
 func (d *decoder) skipValue() error {
