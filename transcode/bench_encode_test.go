@@ -26,7 +26,8 @@ func BenchmarkMarshal(b *testing.B) {
 }
 
 // Plain Go structs with the fixtures' data and JSON names, for the
-// encoding/json reference (64-bit integers as strings, as in proto JSON).
+// encoding/json reference both ways (64-bit integers as strings, as in
+// proto JSON).
 type (
 	smallJSON struct {
 		ID     int64   `json:"id,string"`

@@ -28,8 +28,8 @@ type benchFixture struct {
 func benchFixtures(b *testing.B) []benchFixture {
 	small, medium := fixture.Small(), fixture.Medium()
 	out := []benchFixture{
-		{name: "Small", msg: small, plain: plainSmall(small), newPlain: func() any { return new(decSmall) }},
-		{name: "Medium", msg: medium, plain: plainMedium(medium), newPlain: func() any { return new(decMedium) }},
+		{name: "Small", msg: small, plain: plainSmall(small), newPlain: func() any { return new(smallJSON) }},
+		{name: "Medium", msg: medium, plain: plainMedium(medium), newPlain: func() any { return new(mediumJSON) }},
 	}
 	for i := range out {
 		c := &out[i]
