@@ -193,6 +193,9 @@ var allowed = map[string][]string{
 	"internal/gwmetrics": {},
 	// A leaf under invoke/lean and thrift/client: the standard library only.
 	"internal/sysconn": {},
+	// bench's HTTP/1.1 client for http:// URLs: the standard library and
+	// internal/sysconn.
+	"internal/leanhttp": {"internal/sysconn"},
 
 	// BenchService served for tests (Apache's Go and Python servers, a
 	// server in another process); tests alone import it.
