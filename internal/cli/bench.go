@@ -126,7 +126,10 @@ successes and errors (by code), then gives the ghz-style summary, status codes
 and errors, and with --slo the verdicts (and for a ramp the capacity: the
 highest rate that met the SLO). Failed calls count in neither Requests/sec nor
 the latency distribution: they have their own. For an HTTP URL, -d and --body
-both give the request body.
+both give the request body. A http:// URL goes through rpckit's own HTTP/1.1
+client (keep-alive connections, one call each, no redirects followed: a 3xx is
+its status); https:// URLs and --http2 go through net/http, which follows up
+to 10 redirects.
 
 --format json writes one object, "schema": "rpckit.bench/v2": calls,
 successes, errors, error_rate, rps (successful calls/s), offered_rps (a ramp's

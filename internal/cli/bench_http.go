@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/rpckit/rpckit/internal/leanhttp"
 	"github.com/rpckit/rpckit/load"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -70,6 +71,10 @@ func (f *httpBenchFlags) target(cmd *cobra.Command, url string, bf *benchFlags) 
 		if body != nil {
 			method = http.MethodPost
 		}
+	}
+	if f.lean(url) {
+		return f.leanTarget(url, leanhttp.Options{Method: method, Header: leanHeaders(f.headers), Body: body,
+			MaxBodySize: maxMsgSize(cmd), MaxIdle: idleConns(bf), DisableKeepAlive: !f.keepAlive})
 	}
 	transport := f.transport(strings.HasPrefix(url, "http://"), idleConns(bf))
 	t := &httpTarget{client: &http.Client{Transport: transport}, method: method, url: url, header: header, body: body, expect: f.expect}
@@ -171,9 +176,13 @@ func (t *httpTarget) call(ctx context.Context) error {
 	return err
 }
 
-func (t *httpTarget) ok(code int) bool {
-	if t.expect != 0 {
-		return code == t.expect
+func (t *httpTarget) ok(code int) bool { return statusOK(t.expect, code) }
+
+// statusOK reports whether a response's status is the one expected, or
+// any 2xx when none is.
+func statusOK(expect, code int) bool {
+	if expect != 0 {
+		return code == expect
 	}
 	return code >= 200 && code < 300
 }

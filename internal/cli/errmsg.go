@@ -32,7 +32,7 @@ func (r rendered) Error() string { return string(r) }
 
 // libraryPrefix matches a library package's prefix at the start of a
 // message or of a wrapped one.
-var libraryPrefix = regexp.MustCompile(`(^|: )(?:thrift/)?(idl|wire|dynamic|transcode|schema|invoke|lean|load|loadtarget|report|interceptor|server|gateway|thriftgw|ui|client|promscrape): `)
+var libraryPrefix = regexp.MustCompile(`(^|: )(?:thrift/)?(idl|wire|dynamic|transcode|schema|invoke|lean|leanhttp|load|loadtarget|report|interceptor|server|gateway|thriftgw|ui|client|promscrape): `)
 
 // userMessage renders err as the user reads it.
 func userMessage(err error) string {
