@@ -12,7 +12,6 @@ import (
 	"github.com/rpckit/rpckit/thrift/client"
 	"github.com/rpckit/rpckit/thrift/dynamic"
 	"github.com/rpckit/rpckit/thrift/transcode"
-	"github.com/rpckit/rpckit/thrift/wire"
 )
 
 // writeReply answers with the result struct of a call: the success value,
@@ -34,25 +33,14 @@ func (g *Gateway) writeReply(sc *scratch, pl *plan, reply []byte) {
 		return
 	}
 	if f.ID == 0 && pl.result != nil {
-		g.writeSuccess(sc, pl, fieldValue(p, f, reply))
+		g.writeSuccess(sc, pl, client.ResultValue(p, f, reply))
 		return
 	}
 	if e := pl.throws[f.ID]; e != nil {
-		g.writeException(w, e, fieldValue(p, f, reply))
+		g.writeException(w, e, client.ResultValue(p, f, reply))
 		return
 	}
 	writeError(w, http.StatusBadGateway, "the reply holds field "+strconv.Itoa(int(f.ID))+", not in the IDL")
-}
-
-// fieldValue is a field's value bytes; a compact bool has none of its own.
-func fieldValue(p wire.Protocol, f wire.Field, b []byte) []byte {
-	if f.Type == wire.Bool && p == wire.Compact {
-		if f.Bool {
-			return []byte{1}
-		}
-		return []byte{0}
-	}
-	return f.Payload(b)
 }
 
 // writeSuccess answers the success value val as JSON, written in

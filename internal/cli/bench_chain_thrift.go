@@ -141,10 +141,8 @@ func successValue(p wire.Protocol, reply []byte, hasResult bool, excs map[int16]
 		return nil, errors.New("the reply has no result")
 	case !ok:
 		return nil, nil
-	case f.ID == 0 && f.Type == wire.Bool && p == wire.Compact:
-		return p.AppendBool(nil, f.Bool), nil // a compact bool field holds its value in its header
 	case f.ID == 0:
-		return f.Payload(reply), nil
+		return client.ResultValue(p, f, reply), nil
 	case excs[f.ID] != nil:
 		return nil, excs[f.ID]
 	}

@@ -18,3 +18,13 @@ func ResultField(p wire.Protocol, reply []byte) (f wire.Field, ok bool, err erro
 	}
 	return f, ok, nil
 }
+
+// ResultValue is the value bytes of f, a field ResultField found in reply,
+// as thrift/dynamic and thrift/transcode read a value. A compact bool holds
+// its value in the field's header, so it is encoded on its own.
+func ResultValue(p wire.Protocol, f wire.Field, reply []byte) []byte {
+	if f.Type == wire.Bool && p == wire.Compact {
+		return p.AppendBool(nil, f.Bool)
+	}
+	return f.Payload(reply)
+}

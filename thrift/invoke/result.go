@@ -41,7 +41,7 @@ func result(fn *idl.Function, t *dynamic.Type, p wire.Protocol, reply []byte) (j
 	if f.Type != field.Type.Wire {
 		return nil, fmt.Errorf("thrift/invoke: %s: the result's field %d is a %s, not the IDL's %s", fn.Name, f.ID, f.Type, field.Type.Wire)
 	}
-	value, err := transcode.MarshalOptions{Protocol: p, EnumNames: true}.MarshalValue(nil, field.Type, fieldValue(p, f, reply))
+	value, err := transcode.MarshalOptions{Protocol: p, EnumNames: true}.MarshalValue(nil, field.Type, client.ResultValue(p, f, reply))
 	if err != nil {
 		return nil, fmt.Errorf("thrift/invoke: %s: the result: %w", fn.Name, err)
 	}
@@ -49,15 +49,4 @@ func result(fn *idl.Function, t *dynamic.Type, p wire.Protocol, reply []byte) (j
 		return value, nil
 	}
 	return nil, &Exception{Function: fn.Service.Name + "." + fn.Name, Name: field.IDL.Type.Name, JSON: value}
-}
-
-// fieldValue is a field's value bytes; a compact bool has none of its own.
-func fieldValue(p wire.Protocol, f wire.Field, b []byte) []byte {
-	if f.Type == wire.Bool && p == wire.Compact {
-		if f.Bool {
-			return []byte{1}
-		}
-		return []byte{0}
-	}
-	return f.Payload(b)
 }
