@@ -105,6 +105,20 @@ func (ts *ThriftServer) Serve(ctx context.Context, ln net.Listener) error {
 	return nil
 }
 
+// Start listens on addr (such as "127.0.0.1:0") and serves there in the
+// background. It returns the address it listens on, and stop, which ends
+// Serve as a done context does and returns Serve's error.
+func (ts *ThriftServer) Start(addr string) (net.Addr, func() error, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, nil, fmt.Errorf("ranking: thrift: %w", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- ts.Serve(ctx, ln) }()
+	return ln.Addr(), func() error { cancel(); return <-done }, nil
+}
+
 // InFlight returns the number of calls being served.
 func (ts *ThriftServer) InFlight() int { return int(ts.h.inflight.Load()) }
 

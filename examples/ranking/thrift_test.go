@@ -32,19 +32,17 @@ func startThrift(t *testing.T, svc *ranking.Service, s thriftSetup) *client.Clie
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	addr, stop, err := ts.Start("127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- ts.Serve(ctx, ln) }()
-	c, err := client.New(client.Options{Addr: ln.Addr().String(), Transport: s.transport, Protocol: s.protocol, Timeout: 10 * time.Second})
+	c, err := client.New(client.Options{Addr: addr.String(), Transport: s.transport, Protocol: s.protocol, Timeout: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		cancel()
+		done := make(chan error, 1)
+		go func() { done <- stop() }()
 		select {
 		case err := <-done:
 			if err != nil {

@@ -60,7 +60,7 @@ func startDemoServices(ctx context.Context, logger *slog.Logger, model ranking.O
 	go func() { srvDone <- srv.Serve(srvCtx) }()
 	stopGRPC := func() error { stopSrv(); return <-srvDone }
 	var stopThrift func() error
-	if stopThrift, err = d.thrift.start(ctx, svc); err != nil {
+	if stopThrift, err = d.thrift.start(svc); err != nil {
 		return nil, errors.Join(err, stopGRPC())
 	}
 	if err := d.startGateway(ctx, logger); err != nil {

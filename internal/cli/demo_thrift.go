@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"time"
@@ -37,20 +36,17 @@ func (t *demoThrift) inFlight() int {
 }
 
 // start serves svc's Thrift side on a loopback port until stop.
-func (t *demoThrift) start(ctx context.Context, svc *ranking.Service) (stop func() error, err error) {
+func (t *demoThrift) start(svc *ranking.Service) (stop func() error, err error) {
 	ts, err := svc.ThriftServer(ranking.ThriftOptions{DrainTimeout: 2 * time.Second})
 	if err != nil {
 		return nil, err
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	addr, stop, err := ts.Start("127.0.0.1:0")
 	if err != nil {
 		return nil, err
 	}
-	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	done := make(chan error, 1)
-	go func() { done <- ts.Serve(sctx, ln) }()
-	t.addr, t.server = ln.Addr().String(), ts
-	return func() error { cancel(); return <-done }, nil
+	t.addr, t.server = addr.String(), ts
+	return stop, nil
 }
 
 // thriftRankArgs is the tour's Rank request as Rank's arguments struct,

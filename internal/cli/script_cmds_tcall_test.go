@@ -3,7 +3,6 @@ package cli_test
 import (
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"time"
 
@@ -59,21 +58,10 @@ func cmdThriftServe(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	srv, err := svc.ThriftServer(opts)
 	ts.Check(err)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	addr, stop, err := srv.Start("127.0.0.1:0")
 	ts.Check(err)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ctx, ln) }()
-	ts.Setenv(args[0], ln.Addr().String())
-	ts.Defer(func() {
-		cancel()
-		select {
-		case err := <-done:
-			ts.Check(err)
-		case <-time.After(10 * time.Second):
-			ts.Fatalf("thriftserve: the server did not stop")
-		}
-	})
+	ts.Setenv(args[0], addr.String())
+	ts.Defer(func() { ts.Check(stop()) })
 }
 
 func cmdThriftRank(ts *testscript.TestScript, neg bool, args []string) {
