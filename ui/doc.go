@@ -12,8 +12,8 @@
 //
 // A Thrift target is a host:port and its IDL, uploaded in the page (the
 // main files and those they include, bounded in count and size), with a
-// transport, a protocol and an optional multiplexed service name: the
-// page lists its services and functions and makes unary calls through
+// transport, a protocol, an optional multiplexed service name and the TLS
+// settings gRPC targets take: the page lists its services and functions and makes unary calls through
 // thrift/invoke, whose declared and application exceptions it shows.
 //
 // Security: every request must carry the session cookie, set in exchange

@@ -1,9 +1,11 @@
 package ui
 
 import (
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
 	"slices"
 	"strings"
@@ -43,10 +45,7 @@ type thriftTarget struct {
 // openThrift parses the uploaded IDL and makes the client of t.
 func (t *target) openThrift(res resolved) error {
 	tr := t.req.Thrift
-	if !t.req.Plaintext {
-		return errors.New("ui: Thrift targets are plaintext here: untick TLS")
-	}
-	opts, err := thriftClientOptions(res.addr, tr)
+	opts, err := thriftClientOptions(res.addr, t.req)
 	if err != nil {
 		return err
 	}
@@ -66,14 +65,41 @@ func (t *target) openThrift(res resolved) error {
 	return nil
 }
 
-func thriftClientOptions(addr string, tr *thriftRequest) (client.Options, error) {
+// thriftClientOptions are the client's options of req: in TLS unless
+// req is plaintext, with the TLS settings gRPC targets take.
+func thriftClientOptions(addr string, req connectRequest) (client.Options, error) {
+	tr := req.Thrift
 	o := client.Options{Addr: addr, Multiplexed: strings.TrimSpace(tr.Multiplexed), DialTimeout: 5 * time.Second}
 	var err error
+	if !req.Plaintext {
+		if o.TLS, err = thriftTLS(req.TLS); err != nil {
+			return o, err
+		}
+	}
 	if o.Transport, err = thriftTransport(tr.Transport); err != nil {
 		return o, err
 	}
 	o.Protocol, err = thriftProtocol(tr.Protocol)
 	return o, err
+}
+
+// thriftTLS is the TLS configuration of the page's settings, built as
+// for gRPC targets and `call --idl`; a missing server name is the host's.
+func thriftTLS(m tlsMaterial) (*tls.Config, error) {
+	dir, err := os.MkdirTemp("", "rpckit-ui-")
+	if err != nil {
+		return nil, fmt.Errorf("ui: %w", err)
+	}
+	defer os.RemoveAll(dir) // read below
+	opts, err := tlsFiles(dir, m)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := opts.Config()
+	if err != nil {
+		return nil, fmt.Errorf("ui: %w", err)
+	}
+	return cfg, nil
 }
 
 var thriftTransports = map[string]client.Transport{"": client.Framed, "framed": client.Framed,

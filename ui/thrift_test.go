@@ -1,11 +1,15 @@
 package ui
 
 import (
+	"context"
+	"crypto/tls"
 	"encoding/json"
 	"net"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rpckit/rpckit/examples/ranking"
 )
 
 func thriftConnect(p *page, files []fileText) connectResponse {
@@ -193,5 +197,57 @@ func TestThriftTargetPolicy(t *testing.T) {
 	w.send(inFrame{T: "open", ID: "s", Conn: id, Method: "Ranking/Rank", Body: json.RawMessage(`{}`), TimeoutMS: 5000})
 	if f := w.until("error", nil); !strings.Contains(f.Error, "is a Thrift target: it takes unary calls only") {
 		t.Errorf("a stream on a Thrift target: %q", f.Error)
+	}
+}
+
+// serveRankingTLS serves the ranking service's Thrift side in TLS, with
+// the fixture's server certificate, until the test ends.
+func serveRankingTLS(t *testing.T) string {
+	t.Helper()
+	svc, err := ranking.New(ranking.Options{CatalogueSize: 50, EmbeddingDim: 8, MaxCandidates: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := svc.ThriftServer(ranking.ThriftOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, tls.NewListener(ln, fx.Certs.ServerTLS(false))) }()
+	t.Cleanup(func() { cancel(); <-done })
+	return ln.Addr().String()
+}
+
+// TestThriftTLS: a Thrift target in TLS is called with the CA given (or
+// verification skipped), and refused with the handshake's error without.
+func TestThriftTLS(t *testing.T) {
+	addr := serveRankingTLS(t)
+	ca := readFile(t, fx.Certs.CA)
+	p := newPage(t, Options{})
+	body := json.RawMessage(`{"request":{"context":{"user_id":"u1"},"candidate_count":5,"limit":1}}`)
+	for name, m := range map[string]tlsMaterial{"with the CA": {CA: ca}, "with a server name": {CA: ca, ServerName: "localhost"},
+		"skipping verification": {Insecure: true}} {
+		id := p.connect(connectRequest{Target: addr, TLS: m, Thrift: &thriftRequest{Files: thriftFiles()}}).ID
+		var out callResult
+		p.post("/api/call", callRequest{Conn: id, Method: "Ranking/Rank", Body: body}, &out)
+		if out.CodeName != "OK" || len(out.Messages) != 1 {
+			t.Errorf("%s: %+v", name, out)
+		}
+	}
+	id := p.connect(connectRequest{Target: addr, Thrift: &thriftRequest{Files: thriftFiles()}}).ID
+	var out callResult
+	p.post("/api/call", callRequest{Conn: id, Method: "Ranking/Rank", Body: body}, &out)
+	if out.CodeName != codeCallError || !strings.Contains(out.Message, "tls handshake") || !strings.Contains(out.Message, "certificate") {
+		t.Errorf("without the CA: %+v; want the handshake's error", out)
+	}
+	var e apiError
+	p.post("/api/connect", connectRequest{Target: addr, TLS: tlsMaterial{CA: "not a certificate"}, Thrift: &thriftRequest{Files: thriftFiles()}}, &e)
+	if !strings.Contains(e.Error, "CA certificate") {
+		t.Errorf("a bad CA: %q", e.Error)
 	}
 }

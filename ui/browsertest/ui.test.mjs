@@ -747,7 +747,8 @@ describe("14. Thrift targets: the IDL uploaded, a function called, an exception"
     await p.setChecked("#use-tls", false);
     await p.selectOption("#protocol", "thrift");
     assert.equal(await p.isVisible("#thrift-panel"), true);
-    assert.equal(await p.isVisible("#use-tls"), false);
+    assert.equal(await p.isVisible("#use-tls"), true); // TLS settings are for Thrift too
+    assert.equal(await p.isVisible("#tls-toggle"), true);
     await p.selectOption("#thrift-transport", "framed");
     await p.setInputFiles("#schema-files", info.thriftIdl);
     await p.click("#connect");

@@ -107,13 +107,11 @@ function wireTopbar() {
 }
 
 // protocolChanged shows the Thrift panel for Thrift, and the gRPC
-// settings (TLS, h2c, reflection) for the others.
+// settings (h2c, reflection) for the others; TLS is for all.
 function protocolChanged() {
   const thrift = $("#protocol").value === "thrift";
   $("#thrift-panel").hidden = !thrift;
-  for (const id of ["#use-tls", "#use-h2c", "#use-reflection"]) $(id).closest("label").hidden = thrift;
-  $("#tls-toggle").hidden = thrift;
-  if (thrift) $("#tls-panel").hidden = true;
+  for (const id of ["#use-h2c", "#use-reflection"]) $(id).closest("label").hidden = thrift;
 }
 
 async function formSettings() {
@@ -147,16 +145,15 @@ async function thriftSettings(s, files) {
     transport: $("#thrift-transport").value, protocol: $("#thrift-protocol").value,
     multiplexed: $("#thrift-multiplexed").value.trim() || undefined,
   };
-  s.tls = false;
   return s;
 }
 
 // connectBody is the connect request of settings.
 function connectBody(settings, id) {
-  if (settings.thrift) return { id, target: settings.target, plaintext: true, thrift: settings.thrift };
+  const tls = { ca: settings.caPem, cert: settings.certPem, key: settings.keyPem, serverName: settings.serverName, insecure: settings.insecure };
+  if (settings.thrift) return { id, target: settings.target, plaintext: !settings.tls, tls, thrift: settings.thrift };
   return {
-    id, target: settings.target, plaintext: !settings.tls,
-    tls: { ca: settings.caPem, cert: settings.certPem, key: settings.keyPem, serverName: settings.serverName, insecure: settings.insecure },
+    id, target: settings.target, plaintext: !settings.tls, tls,
     reflection: !!settings.reflection, protos: settings.protos, protoset: settings.protoset,
     protocol: settings.protocol && settings.protocol !== "grpc" ? settings.protocol : undefined, http2: !!settings.http2 || undefined,
   };
