@@ -13,8 +13,11 @@
 // A Thrift target is a host:port and its IDL, uploaded in the page (the
 // main files and those they include, bounded in count and size), with a
 // transport, a protocol, an optional multiplexed service name and the TLS
-// settings gRPC targets take: the page lists its services and functions and makes unary calls through
-// thrift/invoke, whose declared and application exceptions it shows.
+// settings gRPC targets take: the page lists its services and functions
+// and makes unary calls through thrift/invoke, whose declared and
+// application exceptions it shows. A call's metadata rows go as THeader
+// info headers, which only the header transport carries: elsewhere they
+// are refused.
 //
 // Security: every request must carry the session cookie, set in exchange
 // for the token printed at start; the Host header must name the listener

@@ -2,8 +2,10 @@ package ui
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -82,9 +84,30 @@ func (h *Handler) callThrift(w http.ResponseWriter, r *http.Request, t *target, 
 	}
 	ctx, cancel := h.callContext(r.Context(), nil, req.TimeoutMS)
 	defer cancel()
+	if ctx, err = t.thrift.withHeaders(ctx, req.Metadata); err != nil {
+		writeError(w, http.StatusBadRequest, err)
+		return
+	}
 	start := time.Now()
 	value, err := t.thrift.client.Call(ctx, fn, args)
 	writeJSON(w, http.StatusOK, thriftResult(value, err, time.Since(start)))
+}
+
+// withHeaders puts the metadata rows in ctx as THeader info headers, in
+// order; rows with no key are left out. Only the header transport carries
+// them: elsewhere rows are refused rather than dropped.
+func (tt *thriftTarget) withHeaders(ctx context.Context, rows [][2]string) (context.Context, error) {
+	for _, kv := range rows {
+		k := strings.TrimSpace(kv[0])
+		if k == "" {
+			continue
+		}
+		if tt.transport != client.Header {
+			return ctx, fmt.Errorf("ui: info header %q needs the header transport, not %s: reconnect with transport header", k, tt.transport)
+		}
+		ctx = client.WithHeader(ctx, k, kv[1])
+	}
+	return ctx, nil
 }
 
 // thriftResult describes how a Thrift call ended.

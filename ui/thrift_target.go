@@ -37,9 +37,10 @@ type thriftRequest struct {
 // thriftTarget is a Thrift service the page calls: the parsed IDL, its
 // functions by Service/function, and a client.
 type thriftTarget struct {
-	client   *tinvoke.Client
-	services []serviceInfo
-	fns      map[string]*idl.Function
+	client    *tinvoke.Client
+	transport client.Transport // info headers need client.Header
+	services  []serviceInfo
+	fns       map[string]*idl.Function
 }
 
 // openThrift parses the uploaded IDL and makes the client of t.
@@ -53,7 +54,7 @@ func (t *target) openThrift(res resolved) error {
 	if err != nil {
 		return err
 	}
-	tt := &thriftTarget{fns: map[string]*idl.Function{}}
+	tt := &thriftTarget{fns: map[string]*idl.Function{}, transport: opts.Transport}
 	tt.index(roots)
 	if len(tt.fns) == 0 {
 		return errors.New("ui: the IDL declares no service")

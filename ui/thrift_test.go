@@ -5,11 +5,14 @@ import (
 	"crypto/tls"
 	"encoding/json"
 	"net"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/rpckit/rpckit/examples/ranking"
+	"github.com/rpckit/rpckit/internal/thrifttest"
+	"github.com/rpckit/rpckit/thrift/client"
 )
 
 func thriftConnect(p *page, files []fileText) connectResponse {
@@ -249,5 +252,36 @@ func TestThriftTLS(t *testing.T) {
 	p.post("/api/connect", connectRequest{Target: addr, TLS: tlsMaterial{CA: "not a certificate"}, Thrift: &thriftRequest{Files: thriftFiles()}}, &e)
 	if !strings.Contains(e.Error, "CA certificate") {
 		t.Errorf("a bad CA: %q", e.Error)
+	}
+}
+
+// benchIDL is the bench service's IDL, as the page uploads it.
+func benchIDL(t *testing.T) []fileText {
+	return []fileText{{Name: "bench.thrift", Content: readFile(t, filepath.Join("..", "thrift", "testdata", "bench.thrift"))}}
+}
+
+// TestThriftHeaders: a call's metadata rows reach a header-transport
+// server as THeader info headers; other transports refuse them.
+func TestThriftHeaders(t *testing.T) {
+	h := thrifttest.NewHandler()
+	addr := thrifttest.Serve(t, thrifttest.Setup{Transport: client.Header}, h)
+	p := newPage(t, Options{})
+	id := p.connect(connectRequest{Target: addr, Plaintext: true, Thrift: &thriftRequest{Files: benchIDL(t), Transport: "header"}}).ID
+	for _, rid := range []string{"r-1", "r-2"} {
+		var out callResult
+		md := [][2]string{{"request-id", rid}, {"", "no key"}, {"tenant", "t9"}}
+		p.post("/api/call", callRequest{Conn: id, Method: "BenchService/Echo", Body: json.RawMessage(`{"req":{"count":7}}`), Metadata: md}, &out)
+		if out.CodeName != "OK" || len(out.Messages) != 1 || !strings.Contains(string(out.Messages[0]), `"count":7`) {
+			t.Fatalf("call with headers: %+v", out)
+		}
+	}
+	if got := strings.Join(h.Headers(), " "); got != "r-1 r-2" {
+		t.Errorf("the server's request-id headers %q; want r-1 r-2", got)
+	}
+	framed := p.connect(connectRequest{Target: fx.Thrift, Plaintext: true, Thrift: &thriftRequest{Files: thriftFiles()}}).ID
+	var e apiError
+	code := p.post("/api/call", callRequest{Conn: framed, Method: "Ranking/Rank", Body: json.RawMessage(`{}`), Metadata: [][2]string{{"request-id", "x"}}}, &e)
+	if code != 400 || !strings.Contains(e.Error, `info header "request-id" needs the header transport, not framed`) {
+		t.Errorf("headers on the framed transport: %d %q", code, e.Error)
 	}
 }

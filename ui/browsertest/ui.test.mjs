@@ -766,6 +766,9 @@ describe("14. Thrift targets: the IDL uploaded, a function called, an exception"
     await p.waitForFunction(() => window.rpckitApp.views.get(window.rpckitApp.active)?.tab.body.includes('"candidate_count": 0'));
     assert.match(await editorText(p), /"device": "UNSPECIFIED"/);
     assert.equal(await p.isVisible("[data-testid=view-form]"), false);
+    // Info header rows: shown, but off on the framed transport.
+    assert.equal(await p.isDisabled('[aria-label="metadata key 1"]'), true);
+    assert.match(await p.textContent("[data-testid=header-note]"), /need the header transport/);
     assert.match(await p.textContent("details.section pre"), /RankResponse Rank\(1: RankRequest request\) throws \(1: InvalidRequest invalid, 2: QuotaExceeded quota\)/);
     // A call: the result and the time it took.
     await setEditor(p, '{"request": {"context": {"user_id": "u1", "device": "TV"}, "candidate_count": 20, "limit": 2}}');

@@ -22,8 +22,13 @@ export class TabView {
   get info() { return this.app.methodInfo(this.tab.target, this.tab.method) || {}; }
   get conn() { return this.app.connFor(this.tab.target); }
   // A Thrift tab makes unary calls from the JSON editor only: no form,
-  // bench, metadata or copied commands.
+  // bench or copied commands; its metadata rows are THeader info headers.
   get thrift() { const c = this.conn; return c ? c.thrift : !!this.tab.thrift; }
+  // headersOff: a Thrift target whose transport carries no info headers.
+  get headersOff() {
+    const c = this.conn;
+    return this.thrift && !(c && c.settings.thrift && c.settings.thrift.transport === "header");
+  }
 
   build() {
     const t = this.tab;
@@ -72,7 +77,7 @@ export class TabView {
     if (this.tab.view !== "json") this.tab.view = "json";
     for (const b of this.viewBtns) b.hidden = b.dataset.testid !== "view-json";
     this.copyMenu.hidden = true;
-    for (const el of this.left.querySelectorAll("[data-req=meta]")) el.hidden = true;
+    this.left.querySelector("[data-req=meta] h3").textContent = "Info headers";
     const hint = this.left.querySelector("[data-req=deadline] .muted");
     if (hint) hint.textContent = "the call's deadline";
     const schema = this.describeEl.parentElement;
@@ -97,6 +102,7 @@ export class TabView {
       this.describeEl.textContent = e.message;
     }
     this.renderControls();
+    if (this.thrift) this.renderMetadata(); // the transport may have changed
     if (this.tab.view === "form") this.renderView();
   }
 
@@ -163,12 +169,16 @@ export class TabView {
 
   renderMetadata() {
     const rows = this.tab.metadata;
+    const off = this.headersOff;
     const table = h("table", { class: "kv", "aria-label": "Request metadata" },
       rows.map((r, i) => h("tr", {},
-        h("td", { class: "key" }, h("input", { type: "text", value: r[0], placeholder: "key", "aria-label": `metadata key ${i + 1}`, on: { input: (ev) => { r[0] = ev.target.value; this.app.saveSoon(); } } })),
-        h("td", {}, h("input", { type: "text", value: r[1], placeholder: "value ({{var}} allowed)", "aria-label": `metadata value ${i + 1}`, on: { input: (ev) => { r[1] = ev.target.value; this.app.saveSoon(); } } })),
-        h("td", {}, h("button", { type: "button", text: "−", "aria-label": "remove metadata row", on: { click: () => { rows.splice(i, 1); if (!rows.length) rows.push(["", ""]); this.renderMetadata(); this.app.saveSoon(); } } })))));
-    replace(this.metaEl, table, h("button", { type: "button", text: "+ row", "data-testid": "add-metadata", on: { click: () => { rows.push(["", ""]); this.renderMetadata(); } } }));
+        h("td", { class: "key" }, h("input", { type: "text", value: r[0], placeholder: "key", "aria-label": `metadata key ${i + 1}`, disabled: off, on: { input: (ev) => { r[0] = ev.target.value; this.app.saveSoon(); } } })),
+        h("td", {}, h("input", { type: "text", value: r[1], placeholder: "value ({{var}} allowed)", "aria-label": `metadata value ${i + 1}`, disabled: off, on: { input: (ev) => { r[1] = ev.target.value; this.app.saveSoon(); } } })),
+        h("td", {}, h("button", { type: "button", text: "−", "aria-label": "remove metadata row", disabled: off, on: { click: () => { rows.splice(i, 1); if (!rows.length) rows.push(["", ""]); this.renderMetadata(); this.app.saveSoon(); } } })))));
+    replace(this.metaEl, table, h("button", { type: "button", text: "+ row", "data-testid": "add-metadata", disabled: off, on: { click: () => { rows.push(["", ""]); this.renderMetadata(); } } }),
+      this.thrift ? h("p", { class: "muted", "data-testid": "header-note" }, off
+        ? "Info headers need the header transport: reconnect with transport header."
+        : "Sent as THeader info headers (header transport).") : null);
   }
 
   // --- sending ---
@@ -191,7 +201,7 @@ export class TabView {
     const vars = this.app.env();
     const missing = new Set();
     const body = expand(this.tab.body || "{}", vars, missing);
-    const metadata = this.tab.metadata.filter((r) => r[0].trim()).map(([k, v]) => [expand(k, vars, missing).trim(), expand(v, vars, missing)]);
+    const metadata = this.headersOff ? [] : this.tab.metadata.filter((r) => r[0].trim()).map(([k, v]) => [expand(k, vars, missing).trim(), expand(v, vars, missing)]);
     if (missing.size) status(`unknown variables: ${[...missing].join(", ")}`, true);
     if (!this.conn) { status(`not connected to ${this.tab.target}: connect or reconnect`, true); return null; }
     return { target: this.tab.target, method: this.tab.method, body, metadata, timeoutMs: this.tab.timeoutMs };
