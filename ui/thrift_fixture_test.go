@@ -1,9 +1,7 @@
 package ui
 
 import (
-	"context"
 	"log/slog"
-	"net"
 	"os"
 	"path/filepath"
 
@@ -34,15 +32,12 @@ func (s *fixtureServers) startThrift() error {
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	addr, stop, err := srv.Start("127.0.0.1:0")
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ctx, ln) }()
-	s.stops = append(s.stops, func() { cancel(); <-done })
-	s.Thrift = ln.Addr().String()
+	s.stops = append(s.stops, func() { _ = stop() })
+	s.Thrift = addr.String()
 	dir := filepath.Join(s.Dir, "thrift")
 	s.ThriftIDL = []string{filepath.Join(dir, "api.thrift"), filepath.Join(dir, "ranking.thrift")}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
