@@ -153,7 +153,10 @@ p50/p99). In JSON it is target_metrics, one object per URL on the run and on
 each step: url, scrapes, failed, first_error, span_ms, cpu_ms, cores,
 cpu_us_per_call, max_rss_bytes, max_goroutines, gc_pauses, gc_pause_ms,
 latency [{method, calls, p50_ms, p99_ms}], metrics [{name, kind, found, rate,
-last, max, p50, p99}]; what the endpoint does not expose is left out. For
+last, max, p50, p99}]; what the endpoint does not expose is left out. With
+--format openmetrics and --push they are rpckit_bench_target_* (cpu_seconds,
+resident_memory_max_bytes, goroutines_max, gc_pause_seconds, latency_seconds
+by method and quantile), labelled target="URL". For
 rpckit gateway, give its --admin /metrics (the process) and its listener's
 /metrics (--metrics: its request time). A failed scrape is counted, and warned
 of on stderr; when every scrape fails the report says so. The exit status

@@ -27,8 +27,9 @@ type MetricsOptions struct {
 // WriteMetrics writes r as metrics named rpckit_bench_*: the counts, the
 // offered and achieved rates, the corrected and service-time latency
 // quantiles, the mean schedule lag, the client CPU time, the same for each
-// step of a ramp (labelled step="1" and on), and with OpenMetrics, the
-// time series.
+// step of a ramp (labelled step="1" and on), what the target's endpoints
+// reported (rpckit_bench_target_*, labelled target="URL"), and with
+// OpenMetrics, the time series.
 func (o MetricsOptions) WriteMetrics(w io.Writer, r *load.Result) error {
 	return o.write(w, []metricSet{{labelPairs(o.Labels), r}})
 }
@@ -105,6 +106,7 @@ func (o MetricsOptions) write(w io.Writer, sets []metricSet) error {
 			}
 		})
 	}
+	m.targets(each)
 	if o.OpenMetrics {
 		m.series(sets)
 		m.line("# EOF")

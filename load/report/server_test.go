@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
 	"github.com/rpckit/rpckit/load"
 )
 
@@ -118,4 +120,53 @@ func serverPage(t *testing.T, run Run) string {
 		t.Fatal(err)
 	}
 	return b.String()
+}
+
+// TestServerMetrics: the endpoints' figures go into the metrics output,
+// labelled by target, for the run and each step, and parse with
+// Prometheus's own parser; a result without them writes no target family.
+func TestServerMetrics(t *testing.T) {
+	var buf bytes.Buffer
+	if err := (MetricsOptions{Labels: map[string]string{"run": "r1"}}).WriteMetrics(&buf, rampWithServer()); err != nil {
+		t.Fatal(err)
+	}
+	parser := expfmt.NewTextParser(model.UTF8Validation)
+	fams, err := parser.TextToMetricFamilies(&buf)
+	if err != nil {
+		t.Fatalf("the text does not parse: %v\n%s", err, buf.String())
+	}
+	url := serverStats(0).URL
+	got := map[string]float64{}
+	for name, f := range fams {
+		if !strings.HasPrefix(name, "rpckit_bench_target_") {
+			continue
+		}
+		for _, m := range f.Metric {
+			l := map[string]string{}
+			for _, p := range m.Label {
+				l[p.GetName()] = p.GetValue()
+			}
+			if l["target"] != url || l["run"] != "r1" {
+				t.Errorf("%s has labels %v", name, l)
+			}
+			got[strings.TrimPrefix(name, "rpckit_bench_target_")+"/"+l["step"]+"/"+l["method"]+"/"+l["quantile"]] = sampleValue(f.GetType(), m)
+		}
+	}
+	want := map[string]float64{
+		"cpu_seconds_total///": 1, "cpu_seconds_total/1//": 0.5, "cpu_seconds_total/2//": 1,
+		"resident_memory_max_bytes///": 48 << 20, "goroutines_max/2//": 21, "gc_pause_seconds_total///": 0.0006,
+		"latency_seconds///0.5": 0.0003, "latency_seconds/1/a.S/Get/0.99": 0.002,
+	}
+	for k, v := range want {
+		if g, ok := got[k]; !ok || g != v {
+			t.Errorf("%s = %g (found %v), want %g", k, g, ok, v)
+		}
+	}
+	buf.Reset()
+	if err := (MetricsOptions{}).WriteMetrics(&buf, ramp()); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(buf.String(), "target_") {
+		t.Error("a result without target figures writes target families")
+	}
 }
