@@ -103,22 +103,16 @@ func thriftTLS(m tlsMaterial) (*tls.Config, error) {
 	return cfg, nil
 }
 
-var thriftTransports = map[string]client.Transport{"": client.Framed, "framed": client.Framed,
-	"buffered": client.Buffered, "header": client.Header}
-
 func thriftTransport(name string) (client.Transport, error) {
-	if t, ok := thriftTransports[name]; ok {
+	if t, ok := client.TransportNamed(name); ok {
 		return t, nil
 	}
 	return 0, fmt.Errorf("ui: Thrift transport %q: want framed, buffered or header", name)
 }
 
 func thriftProtocol(name string) (wire.Protocol, error) {
-	switch name {
-	case "", "binary":
-		return wire.Binary, nil
-	case "compact":
-		return wire.Compact, nil
+	if p, ok := wire.ProtocolNamed(name); ok {
+		return p, nil
 	}
 	return 0, fmt.Errorf("ui: Thrift protocol %q: want binary or compact", name)
 }

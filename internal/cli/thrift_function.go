@@ -56,22 +56,11 @@ func checkThriftOnly(fs *pflag.FlagSet) error {
 func (f *thriftCallFlags) clientOptions(addr string, cf *connFlags) (client.Options, error) {
 	o := client.Options{Addr: addr, Multiplexed: f.multiplexed, NonStrict: f.nonStrict,
 		DialTimeout: cf.opts.ConnectTimeout, MaxFrameSize: cf.opts.MaxMsgSize}
-	switch f.transport {
-	case "framed":
-		o.Transport = client.Framed
-	case "buffered":
-		o.Transport = client.Buffered
-	case "header":
-		o.Transport = client.Header
-	default:
+	var ok bool
+	if o.Transport, ok = client.TransportNamed(f.transport); !ok || f.transport == "" {
 		return o, usagef("--transport %q: want framed, buffered or header", f.transport)
 	}
-	switch f.protocol {
-	case "", "binary":
-		o.Protocol = wire.Binary
-	case "compact":
-		o.Protocol = wire.Compact
-	default:
+	if o.Protocol, ok = wire.ProtocolNamed(f.protocol); !ok {
 		return o, usagef("with --idl, --protocol %q: want binary or compact", f.protocol)
 	}
 	var err error

@@ -36,6 +36,20 @@ func (t Transport) String() string {
 	return "transport(" + strconv.Itoa(int(t)) + ")"
 }
 
+// TransportNamed is the transport String names; "" is Framed, the
+// default.
+func TransportNamed(name string) (Transport, bool) {
+	switch name {
+	case "", "framed":
+		return Framed, true
+	case "buffered":
+		return Buffered, true
+	case "header":
+		return Header, true
+	}
+	return 0, false
+}
+
 // Options configure a [Client]. The zero value of each field is its
 // default; only Addr is required.
 type Options struct {

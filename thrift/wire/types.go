@@ -21,6 +21,17 @@ func (p Protocol) String() string {
 	return "protocol(" + strconv.Itoa(int(p)) + ")"
 }
 
+// ProtocolNamed is the protocol String names; "" is Binary, the default.
+func ProtocolNamed(name string) (Protocol, bool) {
+	switch name {
+	case "", "binary":
+		return Binary, true
+	case "compact":
+		return Compact, true
+	}
+	return 0, false
+}
+
 // Type is a Thrift wire type (TType), the same in both protocols; the
 // compact protocol's own type codes are translated at its edge.
 type Type uint8
