@@ -96,7 +96,7 @@ func (st *state) mask(md protoreflect.MessageDescriptor, msg []byte) ([]byte, er
 // ServeHTTP routes a request to its method and answers it.
 func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+	rec := &gwmetrics.StatusWriter{ResponseWriter: w}
 	st := g.state.Load()
 	if r.Body != nil && r.Body != http.NoBody && g.opts.BodyTimeout > 0 {
 		body := bodytimeout.New(rec, r, g.opts.BodyTimeout)
@@ -111,7 +111,7 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // serveOwn answers what the gateway serves itself, CORS preflights,
 // metrics, probes and the OpenAPI document, and reports whether r was one
 // of those.
-func (g *Gateway) serveOwn(st *state, rec *statusRecorder, w http.ResponseWriter, r *http.Request) bool {
+func (g *Gateway) serveOwn(st *state, rec *gwmetrics.StatusWriter, w http.ResponseWriter, r *http.Request) bool {
 	if g.cors(rec, r) {
 		return true
 	}
@@ -126,19 +126,19 @@ func (g *Gateway) serveOwn(st *state, rec *statusRecorder, w http.ResponseWriter
 }
 
 // serveCall serves a call in the protocol r speaks, and records it.
-func (g *Gateway) serveCall(st *state, rec *statusRecorder, r *http.Request, start time.Time) {
+func (g *Gateway) serveCall(st *state, rec *gwmetrics.StatusWriter, r *http.Request, start time.Time) {
 	if mode, ok := grpcWebMode(r); ok {
 		route, code := g.serveGRPCWeb(st, rec, r, mode)
-		g.done(r, route, protocolGRPCWeb, code.String(), code, rec.status, start)
+		g.done(r, route, protocolGRPCWeb, code.String(), code, rec.Code(), start)
 		return
 	}
 	if mode, ok := connectModeOf(r); ok {
 		route, code := g.serveConnect(st, rec, r, mode)
-		g.done(r, route, protocolConnect, code.String(), code, rec.status, start)
+		g.done(r, route, protocolConnect, code.String(), code, rec.Code(), start)
 		return
 	}
 	route, code := g.serve(st, rec, r)
-	g.done(r, route, protocolREST, strconv.Itoa(rec.status), code, rec.status, start)
+	g.done(r, route, protocolREST, strconv.Itoa(rec.Code()), code, rec.Code(), start)
 }
 
 // done records a finished request in the metrics, labelled metricCode,
@@ -185,23 +185,3 @@ func (g *Gateway) logAccess(r *http.Request, status int, code string, route *Rou
 		slog.String("duration", d.String()), slog.String("peer", r.RemoteAddr),
 		slog.String("request_id", r.Header.Get("X-Request-Id")))
 }
-
-// statusRecorder remembers the status written, for the access log.
-type statusRecorder struct {
-	http.ResponseWriter
-	status int
-}
-
-func (s *statusRecorder) WriteHeader(code int) {
-	s.status = code
-	s.ResponseWriter.WriteHeader(code)
-}
-
-func (s *statusRecorder) Flush() {
-	if f, ok := s.ResponseWriter.(http.Flusher); ok {
-		f.Flush()
-	}
-}
-
-// Unwrap lets http.ResponseController reach the writer's own features.
-func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }

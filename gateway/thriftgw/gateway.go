@@ -143,9 +143,9 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer g.scratch.put(sc)
 	route := g.serve(sc, r)
 	if g.metrics != nil {
-		observe(g.metrics, route, sc.rec.code(), time.Since(start))
+		observe(g.metrics, route, sc.rec.Code(), time.Since(start))
 	}
-	g.logAccess(r, sc.rec.code(), time.Since(start))
+	g.logAccess(r, sc.rec.Code(), time.Since(start))
 }
 
 func (g *Gateway) logAccess(r *http.Request, code int, d time.Duration) {
@@ -202,26 +202,4 @@ func (g *Gateway) call(sc *scratch, r *http.Request, pl *plan, ps []param) {
 	}
 	sc.reply = reply
 	g.writeReply(sc, pl, reply)
-}
-
-// statusWriter remembers the status written, for the access log.
-type statusWriter struct {
-	http.ResponseWriter
-	status int
-}
-
-func (s *statusWriter) WriteHeader(code int) {
-	if s.status == 0 {
-		s.status = code
-	}
-	s.ResponseWriter.WriteHeader(code)
-}
-
-func (s *statusWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
-
-func (s *statusWriter) code() int {
-	if s.status == 0 {
-		return http.StatusOK
-	}
-	return s.status
 }

@@ -3,6 +3,8 @@ package thriftgw
 import (
 	"net/http"
 	"sync"
+
+	"github.com/rpckit/rpckit/internal/gwmetrics"
 )
 
 // scratch is what a request needs and gives back when it is answered:
@@ -10,7 +12,7 @@ import (
 // the reply and the JSON answer, each grown to its size once and reused
 // request after request.
 type scratch struct {
-	rec                     statusWriter
+	rec                     gwmetrics.StatusWriter
 	body, args, reply, resp []byte
 }
 
@@ -26,13 +28,13 @@ func (sp *scratchPool) get(w http.ResponseWriter) *scratch {
 	if !ok {
 		s = &scratch{}
 	}
-	s.rec = statusWriter{ResponseWriter: w}
+	s.rec = gwmetrics.StatusWriter{ResponseWriter: w}
 	return s
 }
 
 // put takes s back; nothing of it may be used after.
 func (sp *scratchPool) put(s *scratch) {
-	s.rec = statusWriter{}
+	s.rec = gwmetrics.StatusWriter{}
 	s.body, s.args, s.reply, s.resp = keep(s.body), keep(s.args), keep(s.reply), keep(s.resp)
 	sp.p.Put(s)
 }

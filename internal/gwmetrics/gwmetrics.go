@@ -4,7 +4,8 @@
 //	rpckit_gateway_requests_total{protocol, route, code}
 //	rpckit_gateway_request_duration_seconds{protocol, route}
 //
-// Each gateway says what its labels hold. The package imports the standard
+// Each gateway says what its labels hold, and records a response's status
+// with [StatusWriter]. The package imports the standard
 // library and Prometheus's client only.
 package gwmetrics
 

@@ -26,3 +26,18 @@ func TestSubMillisecondBuckets(t *testing.T) {
 		}
 	}
 }
+
+// StatusWriter keeps the first final status; none written is 200.
+func TestStatusWriter(t *testing.T) {
+	rec := httptest.NewRecorder()
+	s := &StatusWriter{ResponseWriter: rec}
+	if s.Code() != 200 {
+		t.Errorf("no status written: Code() = %d, want 200", s.Code())
+	}
+	s.WriteHeader(103)
+	s.WriteHeader(404)
+	s.WriteHeader(500)
+	if s.Code() != 404 {
+		t.Errorf("Code() = %d, want 404, the first final status", s.Code())
+	}
+}
