@@ -3,6 +3,7 @@ package load
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"testing"
 	"time"
 )
@@ -19,6 +20,8 @@ func BenchmarkPacerLag(b *testing.B) {
 			lag := NewHistogram()
 			var cpu time.Duration
 			var calls int64
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
 			for b.Loop() {
 				res, err := Run(context.Background(), Options{
 					Pacer:    Constant{Rate: rate},
@@ -32,6 +35,8 @@ func BenchmarkPacerLag(b *testing.B) {
 				cpu += res.CPU
 				calls += res.Calls
 			}
+			runtime.ReadMemStats(&after)
+			b.ReportMetric(float64(after.Mallocs-before.Mallocs)/float64(max(calls, 1)), "allocs/call")
 			b.ReportMetric(float64(lag.Percentile(50))/1e3, "lag-p50-µs")
 			b.ReportMetric(float64(lag.Percentile(99))/1e3, "lag-p99-µs")
 			b.ReportMetric(float64(cpu)/float64(max(calls, 1)), "cpu-ns/call")
